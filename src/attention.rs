@@ -1,0 +1,131 @@
+//! Attention (paper section 3.2): every query row takes a weighted average of the value rows,
+//! with weights from how well it matches each key.
+//!
+//! * [`scaled_dot_product`]: equation 1, `Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V`,
+//!   for one head, returning every step.
+//! * [`MultiHeadAttention`]: section 3.2.2, laid out exactly as `torch.nn.MultiheadAttention`:
+//!   `in_proj_weight` `(3 d_model, d_model)` holds `[W_Q; W_K; W_V]`, head `i` uses columns
+//!   `i*d_k..(i+1)*d_k` of the projected `Q`, `K`, `V`, and the heads are concatenated in order
+//!   before `out_proj`.
+//!
+//! ## A row with every key masked
+//! A causal mask always leaves the diagonal open, so no row of a self-attention is ever fully
+//! masked. Should a row of logits nevertheless be all `-inf` (it takes a caller passing such a
+//! mask to [`softmax_rows`]), its weights are defined as all zeros (the weighted average of
+//! nothing is the zero vector) instead of PyTorch's NaNs, so a NaN never appears silently.
+
+use alloc::vec::Vec;
+use nalgebra::DMatrix;
+
+use crate::config::{Matrix, Override};
+use crate::linear::{affine, Linear};
+use crate::trace::{AttentionTrace, HeadTrace, Mat};
+
+/// Row-wise softmax: `w_ij = exp(x_ij - max_i) / sum_j exp(x_ij - max_i)`.
+///
+/// `-inf` entries get weight exactly 0; an all-`-inf` row gets all zeros (see module docs).
+pub fn softmax_rows(x: &DMatrix<f32>) -> DMatrix<f32> {
+    let mut y = x.clone();
+    for mut row in y.row_iter_mut() {
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        if max == f32::NEG_INFINITY {
+            row.fill(0.0);
+            continue;
+        }
+        let mut sum = 0.0;
+        for v in row.iter_mut() {
+            *v = libm::expf(*v - max);
+            sum += *v;
+        }
+        row /= sum;
+    }
+    y
+}
+
+/// One head of scaled dot-product attention, every step kept.
+///
+/// `q` `(T_q, d_k)`, `k` and `v` `(T_k, d_k)`. `scale` divides the scores by `sqrt(d_k)`;
+/// `causal` masks key `j > i` for query `i` (a query may not look at later positions).
+pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, scale: bool, causal: bool) -> HeadTrace {
+    let d_k = q.ncols() as f32;
+    let scores = &q * k.transpose(); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+    let factor = if scale { 1.0 / libm::sqrtf(d_k) } else { 1.0 };
+    let logits = DMatrix::from_fn(scores.nrows(), scores.ncols(), |i, j| {
+        if causal && j > i {
+            f32::NEG_INFINITY
+        } else {
+            scores[(i, j)] * factor
+        }
+    });
+    let weights = softmax_rows(&logits); // (T_q, T_k), rows sum to 1
+    let output = &weights * &v; // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
+    HeadTrace {
+        q: Mat(q),
+        k: Mat(k),
+        v: Mat(v),
+        scores: Mat(scores),
+        logits: Mat(logits),
+        weights: Mat(weights),
+        output: Mat(output),
+    }
+}
+
+/// `torch.nn.MultiheadAttention` with the projections split out of `in_proj_weight`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultiHeadAttention {
+    /// `W_Q`: `d_model -> d_model` (all heads side by side).
+    pub w_q: Linear,
+    /// `W_K`: `d_model -> d_model`.
+    pub w_k: Linear,
+    /// `W_V`: `d_model -> d_model`.
+    pub w_v: Linear,
+    /// `W_O` (`out_proj`): `d_model -> d_model`.
+    pub w_o: Linear,
+}
+
+impl MultiHeadAttention {
+    /// Queries from `x_q` `(T_q, d_model)`, keys and values from `x_kv` `(T_k, d_model)`,
+    /// split into `h` heads. `overrides` are the `W_Q`/`W_K` blocks replaced for this attention.
+    pub fn forward(
+        &self,
+        x_q: &DMatrix<f32>,
+        x_kv: &DMatrix<f32>,
+        h: usize,
+        scale: bool,
+        causal: bool,
+        overrides: &[&Override],
+    ) -> (AttentionTrace, DMatrix<f32>) {
+        let d_model = self.w_q.w_t.nrows();
+        let d_k = d_model / h;
+        let w_q = with_blocks(&self.w_q.w_t, overrides, Matrix::Q, d_k);
+        let w_k = with_blocks(&self.w_k.w_t, overrides, Matrix::K, d_k);
+        let q = affine(x_q, w_q.as_ref().unwrap_or(&self.w_q.w_t), &self.w_q.b); // (T_q, d_model)
+        let k = affine(x_kv, w_k.as_ref().unwrap_or(&self.w_k.w_t), &self.w_k.b); // (T_k, d_model)
+        let v = self.w_v.forward(x_kv); // (T_k, d_model)
+
+        let mut concat = DMatrix::zeros(x_q.nrows(), d_model); // (T_q, h * d_k)
+        let heads: Vec<HeadTrace> = (0..h)
+            .map(|i| {
+                let cols = |m: &DMatrix<f32>| m.columns(i * d_k, d_k).into_owned(); // (n, d_k)
+                let head = scaled_dot_product(cols(&q), cols(&k), cols(&v), scale, causal);
+                concat.columns_mut(i * d_k, d_k).copy_from(&head.output.0);
+                head
+            })
+            .collect();
+        let output = self.w_o.forward(&concat); // (T_q, d_model) x (d_model, d_model)
+        let trace = AttentionTrace { heads, concat: Mat(concat), output: Mat(output.clone()) };
+        (trace, output)
+    }
+}
+
+/// `w_t` `(d_model, d_model)` with the overridden heads' blocks of `which` written into their
+/// columns; `None` when nothing is overridden (the trained weights are used as they are).
+fn with_blocks(w_t: &DMatrix<f32>, overrides: &[&Override], which: Matrix, d_k: usize) -> Option<DMatrix<f32>> {
+    let mut edited: Option<DMatrix<f32>> = None;
+    for o in overrides.iter().filter(|o| o.matrix == which) {
+        let w = edited.get_or_insert_with(|| w_t.clone());
+        // PyTorch's block is (d_k, d_model) = rows of W; here it is columns of W^T.
+        w.columns_mut(o.head * d_k, d_k).copy_from(&o.block.transpose());
+    }
+    edited
+}

@@ -1,0 +1,311 @@
+//! The model's hyper-parameters (fixed by the model file) and the options of one run (changed
+//! per call, no reload: scaling, causal masks, positional encoding, number of heads, Q/K edits).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Deserialize;
+
+use crate::error::{format_err, input_err};
+use crate::trace::Mat;
+use crate::Result;
+
+/// Activation of the feed-forward hidden layer (`torch.nn.Transformer(activation=...)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[serde(rename_all = "lowercase")]
+pub enum Activation {
+    /// `max(0, x)`, the paper's choice (equation 2).
+    Relu,
+    /// `x * Phi(x)` with the exact erf form, `0.5 x (1 + erf(x / sqrt 2))`.
+    Gelu,
+}
+
+/// How token positions enter the model (paper section 3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[serde(rename_all = "lowercase")]
+pub enum Positional {
+    /// `PE(pos, 2i) = sin(pos / 10000^(2i/d_model))`, `PE(pos, 2i+1) = cos(...)`.
+    Sinusoidal,
+    /// A trained `(max_len, d_model)` table per side: `src_pos.weight`, `tgt_pos.weight`.
+    Learned,
+    /// No positional information: attention then cannot tell word order apart.
+    None,
+}
+
+/// The special tokens, as strings of the vocabularies.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Specials {
+    /// Padding (never produced by attnscope; kept for PyTorch compatibility).
+    pub pad: String,
+    /// Begin-of-sentence: the first decoder input.
+    pub bos: String,
+    /// End-of-sentence: generation stops when it is produced.
+    pub eos: String,
+    /// Stands for every word outside the vocabulary.
+    pub unk: String,
+}
+
+impl Default for Specials {
+    fn default() -> Self {
+        Specials {
+            pad: "<pad>".into(),
+            bos: "<bos>".into(),
+            eos: "<eos>".into(),
+            unk: "<unk>".into(),
+        }
+    }
+}
+
+/// Tokeniser settings stored in the model file; every field is optional in the file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[serde(default)]
+pub struct TokenizerConfig {
+    /// Lowercase the source text before lookup. Default `true`.
+    pub lowercase: bool,
+    /// Split English contractions: "she's" -> "she" "'s", "don't" -> "do" "n't". Default `true`.
+    pub contractions: bool,
+    /// Target tokens written without a space before them when a translation is printed
+    /// (Korean particles and endings, punctuation). Default: none.
+    pub glue: Vec<String>,
+}
+
+impl Default for TokenizerConfig {
+    fn default() -> Self {
+        TokenizerConfig { lowercase: true, contractions: true, glue: Vec::new() }
+    }
+}
+
+/// Everything the model file's `__metadata__["attnscope"]` JSON object holds.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Version of the file format; this crate reads `1`.
+    pub format: u32,
+    /// Width of every token vector, `d_model` (paper: 512).
+    pub d_model: usize,
+    /// Number of heads the model was trained with (paper: 8). A run may re-split into others.
+    pub nhead: usize,
+    /// Encoder layers, `N` (paper: 6).
+    pub num_encoder_layers: usize,
+    /// Decoder layers, `N` (paper: 6).
+    pub num_decoder_layers: usize,
+    /// Feed-forward hidden width, `d_ff` (paper: 2048 = 4 d_model).
+    pub dim_feedforward: usize,
+    /// Feed-forward activation.
+    pub activation: Activation,
+    /// `false`: post-norm `LN(x + Sublayer(x))` (paper); `true`: pre-norm `x + Sublayer(LN(x))`.
+    pub norm_first: bool,
+    /// Added to the variance inside LayerNorm's square root (PyTorch default 1e-5).
+    pub layer_norm_eps: f32,
+    /// Positional encoding kind.
+    pub positional: Positional,
+    /// Longest sequence the positional tables cover (and the longest input accepted).
+    pub max_len: usize,
+    /// Multiply token embeddings by `sqrt(d_model)` (paper section 3.4).
+    pub scale_embedding: bool,
+    /// Source tokens; index = id.
+    pub src_vocab: Vec<String>,
+    /// Target tokens; index = id.
+    pub tgt_vocab: Vec<String>,
+    /// Special token strings.
+    #[serde(default)]
+    pub specials: Specials,
+    /// Tokeniser settings (defaults documented on [`TokenizerConfig`]).
+    #[serde(default)]
+    pub tokenizer: TokenizerConfig,
+}
+
+/// Upper bounds that keep a hostile file from asking for absurd allocations.
+pub const LIMITS: Limits = Limits {
+    d_model: 4096,
+    layers: 64,
+    dim_feedforward: 65536,
+    vocab: 1 << 20,
+    max_len: 1 << 16,
+};
+
+/// See [`LIMITS`].
+#[derive(Debug, Clone, Copy)]
+#[allow(missing_docs)]
+pub struct Limits {
+    pub d_model: usize,
+    pub layers: usize,
+    pub dim_feedforward: usize,
+    pub vocab: usize,
+    pub max_len: usize,
+}
+
+impl Config {
+    /// Parse and check the metadata JSON.
+    pub fn from_json(json: &str) -> Result<Config> {
+        let cfg: Config = serde_json::from_str(json)
+            .map_err(|e| format_err!("metadata \"attnscope\" is not a valid config: {e}"))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Every dimension sane and consistent; the special tokens present in both vocabularies.
+    pub fn validate(&self) -> Result<()> {
+        let l = LIMITS;
+        let check = |name: &str, v: usize, max: usize| {
+            if v == 0 || v > max {
+                Err(format_err!("{name} = {v} is outside 1..={max}"))
+            } else {
+                Ok(())
+            }
+        };
+        if self.format != 1 {
+            return Err(format_err!("format {} is not supported (this build reads format 1)", self.format));
+        }
+        check("d_model", self.d_model, l.d_model)?;
+        check("nhead", self.nhead, self.d_model)?;
+        check("num_encoder_layers", self.num_encoder_layers, l.layers)?;
+        check("num_decoder_layers", self.num_decoder_layers, l.layers)?;
+        check("dim_feedforward", self.dim_feedforward, l.dim_feedforward)?;
+        check("max_len", self.max_len, l.max_len)?;
+        check("src_vocab size", self.src_vocab.len(), l.vocab)?;
+        check("tgt_vocab size", self.tgt_vocab.len(), l.vocab)?;
+        if self.d_model % self.nhead != 0 {
+            return Err(format_err!("nhead = {} does not divide d_model = {}", self.nhead, self.d_model));
+        }
+        if !(self.layer_norm_eps.is_finite() && self.layer_norm_eps > 0.0) {
+            return Err(format_err!("layer_norm_eps = {} must be a positive number", self.layer_norm_eps));
+        }
+        let s = &self.specials;
+        for tok in [&s.bos, &s.eos] {
+            if !self.tgt_vocab.contains(tok) {
+                return Err(format_err!("special token {tok:?} is missing from tgt_vocab"));
+            }
+        }
+        if !self.src_vocab.contains(&s.unk) {
+            return Err(format_err!("special token {:?} is missing from src_vocab", s.unk));
+        }
+        Ok(())
+    }
+
+    /// The head counts a run may use: every divisor of `d_model`, ascending.
+    pub fn head_choices(&self) -> Vec<usize> {
+        (1..=self.d_model).filter(|h| self.d_model % h == 0).collect()
+    }
+}
+
+/// Which attention of the model an [`Override`] replaces a block of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[serde(rename_all = "snake_case")]
+pub enum Stack {
+    /// Encoder self-attention.
+    Encoder,
+    /// Decoder (masked) self-attention.
+    DecoderSelf,
+    /// Decoder cross-attention over the encoder memory.
+    DecoderCross,
+}
+
+/// Which projection an [`Override`] replaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[serde(rename_all = "lowercase")]
+pub enum Matrix {
+    /// The query projection `W_Q`.
+    Q,
+    /// The key projection `W_K`.
+    K,
+}
+
+/// Replace head `head`'s block of `W_Q` or `W_K` in one attention for one run.
+///
+/// The block is `(d_k, d_model)` in PyTorch's `(out, in)` layout: rows `head*d_k..(head+1)*d_k`
+/// of the query (or key) third of `in_proj_weight`, where `d_k = d_model / h` for the run's `h`.
+/// Biases are not replaced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Override {
+    /// The attention.
+    pub stack: Stack,
+    /// Layer index in that stack, from 0.
+    pub layer: usize,
+    /// Head index under the run's `h`, from 0.
+    pub head: usize,
+    /// `W_Q` or `W_K`.
+    pub matrix: Matrix,
+    /// The new block, `(d_k, d_model)`.
+    pub block: Mat,
+}
+
+/// Options of one forward pass. `Default` is the paper's model as trained.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOptions {
+    /// Heads to split the trained projections into; `None` = the model's `nhead`.
+    pub heads: Option<usize>,
+    /// Divide scores by `sqrt(d_k)` (equation 1). Default `true`.
+    pub scale: bool,
+    /// Causal mask on the decoder self-attention. Default `true`.
+    pub causal_decoder: bool,
+    /// Causal mask on the encoder self-attention. Default `false`.
+    pub causal_encoder: bool,
+    /// Add positional encoding to the embeddings. Default `true`.
+    pub positional: bool,
+    /// Replaced `W_Q` / `W_K` blocks.
+    pub overrides: Vec<Override>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            heads: None,
+            scale: true,
+            causal_decoder: true,
+            causal_encoder: false,
+            positional: true,
+            overrides: Vec::new(),
+        }
+    }
+}
+
+impl RunOptions {
+    /// The run's head count `h`, checked to divide `d_model`.
+    pub fn heads_for(&self, cfg: &Config) -> Result<usize> {
+        let h = self.heads.unwrap_or(cfg.nhead);
+        if h == 0 || cfg.d_model % h != 0 {
+            return Err(input_err!(
+                "{h} heads do not divide d_model = {}; choose one of {:?}",
+                cfg.d_model,
+                cfg.head_choices()
+            ));
+        }
+        Ok(h)
+    }
+
+    /// Every override names an existing layer and head and has the `(d_k, d_model)` shape.
+    pub fn validate(&self, cfg: &Config) -> Result<()> {
+        let h = self.heads_for(cfg)?;
+        let d_k = cfg.d_model / h;
+        for o in &self.overrides {
+            let layers = match o.stack {
+                Stack::Encoder => cfg.num_encoder_layers,
+                Stack::DecoderSelf | Stack::DecoderCross => cfg.num_decoder_layers,
+            };
+            if o.layer >= layers {
+                return Err(input_err!("override of {:?} layer {}: the stack has {layers} layers", o.stack, o.layer));
+            }
+            if o.head >= h {
+                return Err(input_err!("override of head {}: this run has {h} heads", o.head));
+            }
+            if o.block.shape() != (d_k, cfg.d_model) {
+                return Err(input_err!(
+                    "override block is {:?}, expected (d_k, d_model) = ({d_k}, {})",
+                    o.block.shape(),
+                    cfg.d_model
+                ));
+            }
+            if o.block.iter().any(|v| !v.is_finite()) {
+                return Err(input_err!("override block holds a value that is not a finite number"));
+            }
+        }
+        Ok(())
+    }
+}

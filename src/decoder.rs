@@ -1,0 +1,72 @@
+//! The decoder stack (paper section 3.1, right half of figure 1): `N` layers of masked
+//! self-attention, cross-attention over the encoder memory ("encoder-decoder attention",
+//! section 3.2.3) and feed-forward, each wrapped in "Add & Norm"; a final LayerNorm; and the
+//! generator, a linear map to the target vocabulary followed by softmax (section 3.4).
+
+use alloc::vec::Vec;
+use nalgebra::DMatrix;
+
+use crate::attention::{softmax_rows, MultiHeadAttention};
+use crate::config::{RunOptions, Stack};
+use crate::encoder::overrides;
+use crate::feed_forward::FeedForward;
+use crate::linear::Linear;
+use crate::norm::{residual, LayerNorm};
+use crate::positional::Embeddings;
+use crate::trace::{DecoderLayerTrace, DecoderTrace, Mat};
+
+/// `torch.nn.TransformerDecoderLayer`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecoderLayer {
+    /// `self_attn`: the target prefix attends to itself.
+    pub self_attn: MultiHeadAttention,
+    /// `multihead_attn`: target queries over the memory's keys and values.
+    pub cross_attn: MultiHeadAttention,
+    /// `linear1`, `linear2`.
+    pub ffn: FeedForward,
+    /// `norm1` (self-attention), `norm2` (cross-attention), `norm3` (feed-forward).
+    pub norms: [LayerNorm; 3],
+}
+
+/// The target embeddings, the layers, the final norm and the generator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoder {
+    /// `tgt_embed`, positional table.
+    pub embed: Embeddings,
+    /// `transformer.decoder.layers`.
+    pub layers: Vec<DecoderLayer>,
+    /// `transformer.decoder.norm`.
+    pub norm: LayerNorm,
+    /// `generator`: `d_model -> V`.
+    pub generator: Linear,
+    /// Post-norm (`false`, the paper) or pre-norm.
+    pub norm_first: bool,
+}
+
+impl Decoder {
+    /// Target ids `(T)` and the memory `(S, d_model)` -> every intermediate, ending in the
+    /// next-token probabilities `(T, V)`.
+    pub fn forward(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderTrace {
+        let embed = self.embed.forward(tgt, opts.positional);
+        let mut y: DMatrix<f32> = embed.input.0.clone(); // (T, d_model)
+        let mut layers = Vec::with_capacity(self.layers.len());
+        for (l, layer) in self.layers.iter().enumerate() {
+            let [n1, n2, n3] = &layer.norms;
+            let self_edits = overrides(opts, Stack::DecoderSelf, l);
+            let cross_edits = overrides(opts, Stack::DecoderCross, l);
+            let self_attn = residual(&y, n1, self.norm_first, |y| {
+                layer.self_attn.forward(y, y, h, opts.scale, opts.causal_decoder, &self_edits)
+            });
+            let cross_attn = residual(self_attn.output(), n2, self.norm_first, |y| {
+                layer.cross_attn.forward(y, memory, h, opts.scale, false, &cross_edits)
+            });
+            let ffn = residual(cross_attn.output(), n3, self.norm_first, |y| layer.ffn.forward(y));
+            y = ffn.output().0.clone();
+            layers.push(DecoderLayerTrace { self_attn, cross_attn, ffn });
+        }
+        let output = self.norm.forward(&y); // (T, d_model)
+        let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
+        let probs = softmax_rows(&logits);
+        DecoderTrace { embed, layers, output: Mat(output), logits: Mat(logits), probs: Mat(probs) }
+    }
+}

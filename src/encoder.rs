@@ -1,0 +1,64 @@
+//! The encoder stack (paper section 3.1, left half of figure 1): `N` identical layers of
+//! self-attention then feed-forward, each wrapped in "Add & Norm", and (as
+//! `torch.nn.Transformer` always adds) a final LayerNorm whose output is the memory.
+
+use alloc::vec::Vec;
+use nalgebra::DMatrix;
+
+use crate::attention::MultiHeadAttention;
+use crate::config::{Override, RunOptions, Stack};
+use crate::feed_forward::FeedForward;
+use crate::norm::{residual, LayerNorm};
+use crate::positional::Embeddings;
+use crate::trace::{EncoderLayerTrace, EncoderTrace, Mat};
+
+/// `torch.nn.TransformerEncoderLayer`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncoderLayer {
+    /// `self_attn`.
+    pub self_attn: MultiHeadAttention,
+    /// `linear1`, `linear2`.
+    pub ffn: FeedForward,
+    /// `norm1` (around self-attention).
+    pub norm1: LayerNorm,
+    /// `norm2` (around the feed-forward).
+    pub norm2: LayerNorm,
+}
+
+/// The source embeddings, the layers and the final norm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoder {
+    /// `src_embed`, positional table.
+    pub embed: Embeddings,
+    /// `transformer.encoder.layers`.
+    pub layers: Vec<EncoderLayer>,
+    /// `transformer.encoder.norm`.
+    pub norm: LayerNorm,
+    /// Post-norm (`false`, the paper) or pre-norm.
+    pub norm_first: bool,
+}
+
+impl Encoder {
+    /// Source ids `(S)` -> every intermediate, ending in the memory `(S, d_model)`.
+    pub fn forward(&self, src: &[u32], h: usize, opts: &RunOptions) -> EncoderTrace {
+        let embed = self.embed.forward(src, opts.positional);
+        let mut x: DMatrix<f32> = embed.input.0.clone(); // (S, d_model)
+        let mut layers = Vec::with_capacity(self.layers.len());
+        for (l, layer) in self.layers.iter().enumerate() {
+            let edits = overrides(opts, Stack::Encoder, l);
+            let self_attn = residual(&x, &layer.norm1, self.norm_first, |x| {
+                layer.self_attn.forward(x, x, h, opts.scale, opts.causal_encoder, &edits)
+            });
+            let ffn = residual(self_attn.output(), &layer.norm2, self.norm_first, |x| layer.ffn.forward(x));
+            x = ffn.output().0.clone();
+            layers.push(EncoderLayerTrace { self_attn, ffn });
+        }
+        let memory = Mat(self.norm.forward(&x));
+        EncoderTrace { embed, layers, memory }
+    }
+}
+
+/// The overrides of `opts` aimed at layer `layer` of `stack`.
+pub(crate) fn overrides(opts: &RunOptions, stack: Stack, layer: usize) -> Vec<&Override> {
+    opts.overrides.iter().filter(|o| o.stack == stack && o.layer == layer).collect()
+}

@@ -1,0 +1,37 @@
+//! The position-wise feed-forward network (paper section 3.3, equation 2):
+//! `FFN(x) = act(x W_1^T + b_1) W_2^T + b_2`: widen to `d_ff`, bend, narrow back to `d_model`,
+//! applied to every token on its own.
+
+use nalgebra::DMatrix;
+
+use crate::config::Activation;
+use crate::linear::Linear;
+use crate::trace::{FfnTrace, Mat};
+
+/// `linear1`, activation, `linear2` of a `torch.nn.TransformerEncoderLayer`/`DecoderLayer`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedForward {
+    /// `linear1`: `d_model -> d_ff`.
+    pub widen: Linear,
+    /// `linear2`: `d_ff -> d_model`.
+    pub narrow: Linear,
+    /// ReLU or GELU.
+    pub activation: Activation,
+}
+
+impl FeedForward {
+    /// `(T, d_model) -> (T, d_model)`
+    pub fn forward(&self, x: &DMatrix<f32>) -> (FfnTrace, DMatrix<f32>) {
+        let hidden = self.widen.forward(x).map(|v| activate(self.activation, v)); // (T, d_ff)
+        let output = self.narrow.forward(&hidden); // (T, d_ff) x (d_ff, d_model) -> (T, d_model)
+        (FfnTrace { hidden: Mat(hidden), output: Mat(output.clone()) }, output)
+    }
+}
+
+/// ReLU `max(0, x)` or exact GELU `0.5 x (1 + erf(x / sqrt 2))`.
+pub fn activate(act: Activation, x: f32) -> f32 {
+    match act {
+        Activation::Relu => x.max(0.0),
+        Activation::Gelu => 0.5 * x * (1.0 + libm::erff(x * core::f32::consts::FRAC_1_SQRT_2)),
+    }
+}

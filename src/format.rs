@@ -1,0 +1,223 @@
+//! The model file: one `.safetensors` file whose tensors are the `state_dict` of the PyTorch
+//! wrapper in `train/attnscope_model.py`, and whose `__metadata__["attnscope"]` is the JSON
+//! [`Config`]. See README, "Model file format".
+//!
+//! Loading checks everything before trusting it: the header (through the `safetensors` crate:
+//! size, offsets inside the file, no overlaps), the config's dimensions against [`LIMITS`],
+//! every expected tensor's presence, dtype (F32, or F16/BF16 widened to F32) and shape, that no
+//! unexpected tensor is present, and that every value is finite. Nothing is allocated before
+//! the sizes it depends on are checked against the file's own length.
+//!
+//! [`LIMITS`]: crate::config::LIMITS
+
+use alloc::collections::BTreeSet;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, RowDVector};
+use safetensors::{Dtype, SafeTensors};
+
+use crate::attention::MultiHeadAttention;
+use crate::config::{Config, Positional};
+use crate::decoder::{Decoder, DecoderLayer};
+use crate::encoder::{Encoder, EncoderLayer};
+use crate::error::format_err;
+use crate::feed_forward::FeedForward;
+use crate::linear::Linear;
+use crate::model::Model;
+use crate::norm::LayerNorm;
+use crate::positional::{sinusoidal, Embeddings};
+use crate::tokenizer::Tokenizer;
+use crate::Result;
+
+/// The largest header accepted (the vocabularies live there): 16 MiB.
+pub const MAX_HEADER: u64 = 16 << 20;
+
+/// Parse a safetensors buffer and read one metadata entry, after checking the header length
+/// against [`MAX_HEADER`] and the file's size.
+pub fn open<'a>(bytes: &'a [u8], key: &str) -> Result<(SafeTensors<'a>, String)> {
+    let len: [u8; 8] = bytes
+        .get(..8)
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| format_err!("the file is {} bytes long, too short for a safetensors header", bytes.len()))?;
+    let n = u64::from_le_bytes(len);
+    if n > MAX_HEADER || n > (bytes.len() as u64).saturating_sub(8) {
+        return Err(format_err!("header length {n} is larger than the file or than {MAX_HEADER} bytes"));
+    }
+    let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| format_err!("{e:?}"))?;
+    let value = meta
+        .metadata()
+        .as_ref()
+        .and_then(|m| m.get(key))
+        .cloned()
+        .ok_or_else(|| format_err!("__metadata__ has no {key:?} entry"))?;
+    let st = SafeTensors::deserialize(bytes).map_err(|e| format_err!("{e:?}"))?;
+    Ok((st, value))
+}
+
+/// Reads named tensors out of a parsed file, remembering which were used.
+pub struct Tensors<'a> {
+    st: SafeTensors<'a>,
+    used: BTreeSet<String>,
+}
+
+impl<'a> Tensors<'a> {
+    /// Wrap a parsed file.
+    pub fn new(st: SafeTensors<'a>) -> Self {
+        Tensors { st, used: BTreeSet::new() }
+    }
+
+    /// Tensor `name` as row-major `f32`, checked to have `shape` and only finite values.
+    pub fn floats(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
+        let view = self.st.tensor(name).map_err(|_| format_err!("tensor {name:?} is missing"))?;
+        if view.shape() != shape {
+            return Err(format_err!("tensor {name:?} has shape {:?}, expected {shape:?}", view.shape()));
+        }
+        let data = view.data();
+        let values: Vec<f32> = match view.dtype() {
+            Dtype::F32 => data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+            Dtype::F16 => data.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            Dtype::BF16 => data.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            other => return Err(format_err!("tensor {name:?} has dtype {other:?}; expected F32, F16 or BF16")),
+        };
+        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+            return Err(format_err!("tensor {name:?} holds a non-finite value at flat index {i}"));
+        }
+        self.used.insert(name.to_string());
+        Ok(values)
+    }
+
+    /// Tensor `name` with its raw bytes, checked for `dtype` and `shape`.
+    pub fn raw(&mut self, name: &str, dtype: Dtype, shape: &[usize]) -> Result<&'a [u8]> {
+        let view = self.st.tensor(name).map_err(|_| format_err!("tensor {name:?} is missing"))?;
+        if view.dtype() != dtype || view.shape() != shape {
+            return Err(format_err!(
+                "tensor {name:?} is {:?} {:?}, expected {dtype:?} {shape:?}",
+                view.dtype(),
+                view.shape()
+            ));
+        }
+        self.used.insert(name.to_string());
+        Ok(view.data())
+    }
+
+    /// A `(rows, cols)` matrix.
+    pub fn matrix(&mut self, name: &str, rows: usize, cols: usize) -> Result<DMatrix<f32>> {
+        Ok(DMatrix::from_row_slice(rows, cols, &self.floats(name, &[rows, cols])?))
+    }
+
+    /// A `(n)` vector as a row.
+    pub fn row(&mut self, name: &str, n: usize) -> Result<RowDVector<f32>> {
+        Ok(RowDVector::from_row_slice(&self.floats(name, &[n])?))
+    }
+
+    /// `name.weight` `(out, in)` and `name.bias` `(out)` as a [`Linear`].
+    pub fn linear(&mut self, name: &str, d_in: usize, d_out: usize) -> Result<Linear> {
+        let w = self.matrix(&alloc::format!("{name}.weight"), d_out, d_in)?;
+        let b = self.row(&alloc::format!("{name}.bias"), d_out)?;
+        Ok(Linear::from_torch(w, b))
+    }
+
+    /// Error if the file holds a tensor nobody asked for.
+    pub fn finish(self) -> Result<()> {
+        match self.st.names().into_iter().find(|n| !self.used.contains(n.as_str())) {
+            Some(extra) => Err(format_err!("unexpected tensor {extra:?} (not part of this config)")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Model {
+    /// Load a model file (the bytes of a `.safetensors` file). Never panics on bad input.
+    pub fn from_safetensors(bytes: &[u8]) -> Result<Model> {
+        let (st, meta) = open(bytes, "attnscope")?;
+        let config = Config::from_json(&meta)?;
+        // The positional table is computed, not read: bound it by what the file could justify.
+        if config.max_len.saturating_mul(config.d_model) > bytes.len() {
+            return Err(format_err!(
+                "max_len * d_model = {} * {} is out of proportion to a {}-byte file",
+                config.max_len,
+                config.d_model,
+                bytes.len()
+            ));
+        }
+        let mut t = Tensors::new(st);
+        let c = &config;
+        let d = c.d_model;
+
+        let embed = |t: &mut Tensors, side: &str, vocab: usize| -> Result<Embeddings> {
+            let table = t.matrix(&alloc::format!("{side}_embed.weight"), vocab, d)?;
+            let positions = match c.positional {
+                Positional::Sinusoidal => Some(sinusoidal(c.max_len, d)),
+                Positional::Learned => Some(t.matrix(&alloc::format!("{side}_pos.weight"), c.max_len, d)?),
+                Positional::None => None,
+            };
+            let scale = if c.scale_embedding { libm::sqrtf(d as f32) } else { 1.0 };
+            Ok(Embeddings { table, positions, scale })
+        };
+        let norm = |t: &mut Tensors, name: &str| -> Result<LayerNorm> {
+            Ok(LayerNorm {
+                gamma: t.row(&alloc::format!("{name}.weight"), d)?,
+                beta: t.row(&alloc::format!("{name}.bias"), d)?,
+                eps: c.layer_norm_eps,
+            })
+        };
+        let mha = |t: &mut Tensors, name: &str| -> Result<MultiHeadAttention> {
+            let w = t.matrix(&alloc::format!("{name}.in_proj_weight"), 3 * d, d)?; // [W_Q; W_K; W_V]
+            let b = t.floats(&alloc::format!("{name}.in_proj_bias"), &[3 * d])?;
+            let part = |i: usize| {
+                Linear::from_torch(w.rows(i * d, d).into_owned(), RowDVector::from_row_slice(&b[i * d..(i + 1) * d]))
+            };
+            Ok(MultiHeadAttention { w_q: part(0), w_k: part(1), w_v: part(2), w_o: t.linear(&alloc::format!("{name}.out_proj"), d, d)? })
+        };
+        let ffn = |t: &mut Tensors, name: &str| -> Result<FeedForward> {
+            Ok(FeedForward {
+                widen: t.linear(&alloc::format!("{name}.linear1"), d, c.dim_feedforward)?,
+                narrow: t.linear(&alloc::format!("{name}.linear2"), c.dim_feedforward, d)?,
+                activation: c.activation,
+            })
+        };
+
+        let src_embed = embed(&mut t, "src", c.src_vocab.len())?;
+        let tgt_embed = embed(&mut t, "tgt", c.tgt_vocab.len())?;
+        let mut enc_layers = Vec::new();
+        for l in 0..c.num_encoder_layers {
+            let p = alloc::format!("transformer.encoder.layers.{l}");
+            enc_layers.push(EncoderLayer {
+                self_attn: mha(&mut t, &alloc::format!("{p}.self_attn"))?,
+                ffn: ffn(&mut t, &p)?,
+                norm1: norm(&mut t, &alloc::format!("{p}.norm1"))?,
+                norm2: norm(&mut t, &alloc::format!("{p}.norm2"))?,
+            });
+        }
+        let mut dec_layers = Vec::new();
+        for l in 0..c.num_decoder_layers {
+            let p = alloc::format!("transformer.decoder.layers.{l}");
+            dec_layers.push(DecoderLayer {
+                self_attn: mha(&mut t, &alloc::format!("{p}.self_attn"))?,
+                cross_attn: mha(&mut t, &alloc::format!("{p}.multihead_attn"))?,
+                ffn: ffn(&mut t, &p)?,
+                norms: [
+                    norm(&mut t, &alloc::format!("{p}.norm1"))?,
+                    norm(&mut t, &alloc::format!("{p}.norm2"))?,
+                    norm(&mut t, &alloc::format!("{p}.norm3"))?,
+                ],
+            });
+        }
+        let encoder = Encoder {
+            embed: src_embed,
+            layers: enc_layers,
+            norm: norm(&mut t, "transformer.encoder.norm")?,
+            norm_first: c.norm_first,
+        };
+        let decoder = Decoder {
+            embed: tgt_embed,
+            layers: dec_layers,
+            norm: norm(&mut t, "transformer.decoder.norm")?,
+            generator: t.linear("generator", d, c.tgt_vocab.len())?,
+            norm_first: c.norm_first,
+        };
+        t.finish()?;
+        let tokenizer = Tokenizer::new(&config);
+        Ok(Model { config, encoder, decoder, tokenizer })
+    }
+}

@@ -1,0 +1,66 @@
+//! The whole model: source embeddings and encoder, target embeddings and decoder, generator.
+
+use crate::config::{Config, RunOptions};
+use crate::decoder::Decoder;
+use crate::encoder::Encoder;
+use crate::error::input_err;
+use crate::tokenizer::Tokenizer;
+use crate::trace::{DecoderTrace, EncoderTrace, Trace};
+use crate::Result;
+
+/// A loaded encoder-decoder Transformer. Build one with [`Model::from_safetensors`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// Hyper-parameters and vocabularies from the file.
+    pub config: Config,
+    /// Source side.
+    pub encoder: Encoder,
+    /// Target side and generator.
+    pub decoder: Decoder,
+    /// Words to ids and back for this model's vocabularies.
+    pub tokenizer: Tokenizer,
+}
+
+impl Model {
+    /// One forward pass with teacher forcing: source ids `(S)` and decoder input ids `(T)`
+    /// (usually `<bos>` + a prefix of the translation) -> the full [`Trace`].
+    pub fn forward(&self, src: &[u32], tgt: &[u32], opts: &RunOptions) -> Result<Trace> {
+        let h = opts.heads_for(&self.config)?;
+        let encoder = self.encode(src, opts)?;
+        let decoder = self.decode(tgt, &encoder, opts)?;
+        Ok(Trace { heads: h, encoder, decoder })
+    }
+
+    /// The encoder alone: source ids `(S)` -> memory `(S, d_model)` and its intermediates.
+    pub fn encode(&self, src: &[u32], opts: &RunOptions) -> Result<EncoderTrace> {
+        let h = opts.heads_for(&self.config)?;
+        opts.validate(&self.config)?;
+        self.check_ids("source", src, self.config.src_vocab.len())?;
+        Ok(self.encoder.forward(src, h, opts))
+    }
+
+    /// The decoder alone, over an encoder's memory: target ids `(T)` -> probabilities `(T, V)`.
+    pub fn decode(&self, tgt: &[u32], encoder: &EncoderTrace, opts: &RunOptions) -> Result<DecoderTrace> {
+        let h = opts.heads_for(&self.config)?;
+        opts.validate(&self.config)?;
+        self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
+        Ok(self.decoder.forward(tgt, &encoder.memory, h, opts))
+    }
+
+    fn check_ids(&self, side: &str, ids: &[u32], vocab: usize) -> Result<()> {
+        if ids.is_empty() {
+            return Err(input_err!("the {side} is empty: give at least one token"));
+        }
+        if ids.len() > self.config.max_len {
+            return Err(input_err!(
+                "the {side} has {} tokens; this model reads at most max_len = {}",
+                ids.len(),
+                self.config.max_len
+            ));
+        }
+        if let Some(bad) = ids.iter().find(|&&id| id as usize >= vocab) {
+            return Err(input_err!("{side} id {bad} is outside the vocabulary (0..{vocab})"));
+        }
+        Ok(())
+    }
+}

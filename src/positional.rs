@@ -1,0 +1,47 @@
+//! Token embeddings (paper section 3.4) and positional encoding (section 3.5).
+//!
+//! Attention compares every token with every other and has no notion of order: without
+//! positional encoding "the brother carried the sister" and "the sister carried the brother"
+//! produce the same attention weights. Adding a position-dependent vector to each embedding
+//! puts the order into the data.
+
+use alloc::vec::Vec;
+use nalgebra::DMatrix;
+
+use crate::trace::{EmbeddingTrace, Mat};
+
+/// `PE(pos, 2i) = sin(pos / 10000^(2i/d_model))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))`,
+/// `(max_len, d_model)`. Computed in `f64` and rounded once, like the PyTorch exporter.
+pub fn sinusoidal(max_len: usize, d_model: usize) -> DMatrix<f32> {
+    DMatrix::from_fn(max_len, d_model, |pos, j| {
+        let two_i = (j - j % 2) as f64;
+        let angle = pos as f64 / libm::pow(10000.0, two_i / d_model as f64);
+        (if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) }) as f32
+    })
+}
+
+/// One side's embedding table and positional table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Embeddings {
+    /// `(vocab, d_model)`: row `id` is the token's vector.
+    pub table: DMatrix<f32>,
+    /// `(max_len, d_model)`: the sinusoidal or learned encodings; `None` for `positional: none`.
+    pub positions: Option<DMatrix<f32>>,
+    /// `sqrt(d_model)` when the model scales embeddings, else 1.
+    pub scale: f32,
+}
+
+impl Embeddings {
+    /// ids `(n)` -> `embedding * scale + PE[0..n]`, `(n, d_model)`. `positional: false` drops PE.
+    /// Ids and `n` are checked by the caller ([`crate::Model`]).
+    pub fn forward(&self, ids: &[u32], positional: bool) -> EmbeddingTrace {
+        let (n, d) = (ids.len(), self.table.ncols());
+        let embedding = DMatrix::from_fn(n, d, |t, j| self.table[(ids[t] as usize, j)] * self.scale);
+        let pe = match (&self.positions, positional) {
+            (Some(table), true) => table.rows(0, n).into_owned(),
+            _ => DMatrix::zeros(n, d),
+        };
+        let input = &embedding + &pe;
+        EmbeddingTrace { ids: Vec::from(ids), embedding: Mat(embedding), positional: Mat(pe), input: Mat(input) }
+    }
+}

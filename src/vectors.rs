@@ -1,0 +1,110 @@
+//! Real English word vectors for the first lessons (weights by dot product before any
+//! learned projection): GloVe 6B 50-d (Pennington, Socher and Manning 2014), the most frequent
+//! words, stored as `int8` with one `f32` scale per row.
+//!
+//! File: a `.safetensors` with `vectors` I8 `(N, dim)`, `scales` F32 `(N)` (the vector of row
+//! `i` is `vectors[i] * scales[i]`) and `__metadata__["attnscope_vectors"]` =
+//! `{"format": 1, "dim": dim, "words": [N words, index = row], "source": ..., "license": ...}`.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Deserialize;
+use safetensors::Dtype;
+
+use crate::error::format_err;
+use crate::format::{open, Tensors};
+use crate::Result;
+
+#[derive(Deserialize)]
+struct Meta {
+    format: u32,
+    dim: usize,
+    words: Vec<String>,
+    #[serde(default)]
+    source: String,
+    #[serde(default)]
+    license: String,
+}
+
+/// A table of quantised word vectors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WordVectors {
+    /// Vector width.
+    pub dim: usize,
+    /// Where the vectors come from.
+    pub source: String,
+    /// Their licence.
+    pub license: String,
+    words: Vec<String>,
+    index: BTreeMap<String, usize>,
+    values: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl WordVectors {
+    /// Load and check a vectors file.
+    pub fn from_safetensors(bytes: &[u8]) -> Result<WordVectors> {
+        let (st, meta) = open(bytes, "attnscope_vectors")?;
+        let meta: Meta = serde_json::from_str(&meta).map_err(|e| format_err!("vector metadata: {e}"))?;
+        if meta.format != 1 || meta.dim == 0 || meta.dim > 4096 || meta.words.is_empty() {
+            return Err(format_err!("vector metadata: format {} dim {} with {} words is not supported", meta.format, meta.dim, meta.words.len()));
+        }
+        let n = meta.words.len();
+        let mut t = Tensors::new(st);
+        let values: Vec<i8> = t.raw("vectors", Dtype::I8, &[n, meta.dim])?.iter().map(|&b| b as i8).collect();
+        let scales = t.floats("scales", &[n])?;
+        t.finish()?;
+        let mut index = BTreeMap::new();
+        for (i, w) in meta.words.iter().enumerate() {
+            index.entry(w.clone()).or_insert(i);
+        }
+        Ok(WordVectors { dim: meta.dim, source: meta.source, license: meta.license, words: meta.words, index, values, scales })
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Always false for a loaded table.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The vector of `word` (looked up as given; GloVe 6B is lowercase), or `None` if unknown.
+    pub fn get(&self, word: &str) -> Option<Vec<f32>> {
+        let i = *self.index.get(word)?;
+        let row = &self.values[i * self.dim..(i + 1) * self.dim];
+        Some(row.iter().map(|&v| v as f32 * self.scales[i]).collect())
+    }
+
+    /// Vectors of `words`; the second list holds the positions of unknown words, whose
+    /// vectors are zeros.
+    pub fn lookup(&self, words: &[String]) -> (Vec<Vec<f32>>, Vec<usize>) {
+        let mut unknown = Vec::new();
+        let vecs = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                self.get(w).unwrap_or_else(|| {
+                    unknown.push(i);
+                    alloc::vec![0.0; self.dim]
+                })
+            })
+            .collect();
+        (vecs, unknown)
+    }
+}
+
+/// Cosine similarity of two equal-length vectors (0 when either is zero).
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na = libm::sqrtf(a.iter().map(|x| x * x).sum());
+    let nb = libm::sqrtf(b.iter().map(|x| x * x).sum());
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na * nb)
+    }
+}

@@ -1,0 +1,108 @@
+"""The PyTorch wrapper whose `state_dict` *is* the attnscope model file format.
+
+Anyone can train this module in PyTorch and open the result in attnscope: `export()` writes one
+`.safetensors` file whose tensor names are exactly `Seq2Seq.state_dict()` and whose
+`__metadata__["attnscope"]` holds the config and vocabularies (see README, "Model file format").
+
+The wrapper adds to `torch.nn.Transformer` (Vaswani et al. 2017, "Attention Is All You Need") the
+three pieces the paper describes but nn.Transformer leaves out:
+  * token embeddings, optionally multiplied by sqrt(d_model)   (paper section 3.4)
+  * positional encoding: sinusoidal (section 3.5), learned (a table), or none
+  * the generator: a linear layer to target-vocabulary logits (softmax applied by the caller)
+"""
+import json
+import math
+
+import torch
+from torch import nn
+
+SPECIALS = {"pad": "<pad>", "bos": "<bos>", "eos": "<eos>", "unk": "<unk>"}
+
+
+def sinusoidal_table(max_len: int, d_model: int) -> torch.Tensor:
+    """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(same).  (max_len, d_model)"""
+    pos = torch.arange(max_len, dtype=torch.float64)[:, None]          # (max_len, 1)
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)[None, :]  # (1, ceil(d/2))
+    angle = pos / torch.pow(10000.0, two_i / d_model)                  # (max_len, ceil(d/2))
+    pe = torch.zeros(max_len, d_model, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(angle)
+    pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])
+    return pe.float()
+
+
+class Seq2Seq(nn.Module):
+    """Embeddings + positional encoding + nn.Transformer(batch_first=True) + generator."""
+
+    def __init__(self, cfg: dict):
+        super().__init__()
+        self.cfg = dict(cfg)
+        d = cfg["d_model"]
+        self.src_embed = nn.Embedding(len(cfg["src_vocab"]), d)
+        self.tgt_embed = nn.Embedding(len(cfg["tgt_vocab"]), d)
+        if cfg["positional"] == "learned":
+            self.src_pos = nn.Embedding(cfg["max_len"], d)
+            self.tgt_pos = nn.Embedding(cfg["max_len"], d)
+        self.register_buffer("pe", sinusoidal_table(cfg["max_len"], d), persistent=False)
+        self.transformer = nn.Transformer(
+            d_model=d,
+            nhead=cfg["nhead"],
+            num_encoder_layers=cfg["num_encoder_layers"],
+            num_decoder_layers=cfg["num_decoder_layers"],
+            dim_feedforward=cfg["dim_feedforward"],
+            dropout=cfg.get("dropout", 0.0),
+            activation=cfg["activation"],
+            batch_first=True,
+            norm_first=cfg["norm_first"],
+            layer_norm_eps=cfg["layer_norm_eps"],
+        )
+        self.generator = nn.Linear(d, len(cfg["tgt_vocab"]))
+        self.use_positional = True  # run option: False drops positional encoding
+
+    def embed(self, ids: torch.Tensor, side: str) -> torch.Tensor:
+        """ids (B, T) -> (B, T, d_model)"""
+        table = self.src_embed if side == "src" else self.tgt_embed
+        x = table(ids)
+        if self.cfg["scale_embedding"]:
+            x = x * math.sqrt(self.cfg["d_model"])
+        if self.use_positional and self.cfg["positional"] != "none":
+            t = ids.shape[1]
+            if self.cfg["positional"] == "sinusoidal":
+                x = x + self.pe[:t]
+            else:
+                pos = self.src_pos if side == "src" else self.tgt_pos
+                x = x + pos(torch.arange(t, device=ids.device))
+        return x
+
+    def forward(self, src, tgt, causal_decoder=True, causal_encoder=False):
+        """src (B, S), tgt (B, T) token ids -> logits (B, T, tgt_vocab)"""
+        s, t = src.shape[1], tgt.shape[1]
+        mask = nn.Transformer.generate_square_subsequent_mask
+        out = self.transformer(
+            self.embed(src, "src"),
+            self.embed(tgt, "tgt"),
+            src_mask=mask(s) if causal_encoder else None,
+            tgt_mask=mask(t) if causal_decoder else None,
+        )
+        return self.generator(out)
+
+
+def metadata(cfg: dict) -> dict:
+    """The `__metadata__` of the model file: {"attnscope": JSON string}."""
+    keys = [
+        "d_model", "nhead", "num_encoder_layers", "num_decoder_layers", "dim_feedforward",
+        "activation", "norm_first", "layer_norm_eps", "positional", "max_len", "scale_embedding",
+        "src_vocab", "tgt_vocab",
+    ]
+    meta = {"format": 1, **{k: cfg[k] for k in keys}, "specials": cfg.get("specials", SPECIALS)}
+    if "tokenizer" in cfg:
+        meta["tokenizer"] = cfg["tokenizer"]
+    return {"attnscope": json.dumps(meta, ensure_ascii=False)}
+
+
+def export(model: Seq2Seq, path: str, dtype=torch.float32, extra_tensors=None) -> None:
+    """Write `model` as an attnscope model file (F32, or F16/BF16 to halve the size)."""
+    from safetensors.torch import save_file
+
+    tensors = {k: v.detach().to(dtype).contiguous() for k, v in model.state_dict().items()}
+    tensors.update(extra_tensors or {})
+    save_file(tensors, path, metadata=metadata(model.cfg))
