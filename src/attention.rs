@@ -84,6 +84,16 @@ pub struct MultiHeadAttention {
 }
 
 impl MultiHeadAttention {
+    /// Head `head`'s trained block of `W_Q` or `W_K` in PyTorch's layout, `(d_k, d_model)`:
+    /// the matrix an [`Override`] replaces.
+    pub fn block(&self, which: Matrix, head: usize, d_k: usize) -> DMatrix<f32> {
+        let w_t = match which {
+            Matrix::Q => &self.w_q.w_t,
+            Matrix::K => &self.w_k.w_t,
+        };
+        w_t.columns(head * d_k, d_k).transpose() // (d_model, d_k)^T -> (d_k, d_model)
+    }
+
     /// Queries from `x_q` `(T_q, d_model)`, keys and values from `x_kv` `(T_k, d_model)`,
     /// split into `h` heads. `overrides` are the `W_Q`/`W_K` blocks replaced for this attention.
     pub fn forward(

@@ -1,6 +1,7 @@
 //! The whole model: source embeddings and encoder, target embeddings and decoder, generator.
 
-use crate::config::{Config, RunOptions};
+use crate::attention::MultiHeadAttention;
+use crate::config::{Config, RunOptions, Stack};
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::input_err;
@@ -45,6 +46,16 @@ impl Model {
         opts.validate(&self.config)?;
         self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
         Ok(self.decoder.forward(tgt, &encoder.memory, h, opts))
+    }
+
+    /// The multi-head attention of `stack` at `layer`.
+    pub fn attention(&self, stack: Stack, layer: usize) -> Result<&MultiHeadAttention> {
+        let found = match stack {
+            Stack::Encoder => self.encoder.layers.get(layer).map(|l| &l.self_attn),
+            Stack::DecoderSelf => self.decoder.layers.get(layer).map(|l| &l.self_attn),
+            Stack::DecoderCross => self.decoder.layers.get(layer).map(|l| &l.cross_attn),
+        };
+        found.ok_or_else(|| input_err!("{stack:?} has no layer {layer}"))
     }
 
     fn check_ids(&self, side: &str, ids: &[u32], vocab: usize) -> Result<()> {

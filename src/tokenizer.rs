@@ -46,6 +46,53 @@ pub struct Tokenizer {
     pub eos: u32,
 }
 
+/// Split English text into tokens (see the module docs for the rules).
+pub fn split_words(text: &str, lowercase: bool, contractions: bool) -> Vec<String> {
+    let text = text.replace('\u{2019}', "'");
+    let text = if lowercase { text.to_lowercase() } else { text };
+        let mut out = Vec::new();
+    for chunk in text.split_whitespace() {
+        let chars: Vec<char> = chunk.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let inside = |k: usize| {
+                chars[k].is_alphanumeric()
+                    || (chars[k] == '\'' && k > 0 && k + 1 < chars.len()
+                        && chars[k - 1].is_alphanumeric() && chars[k + 1].is_alphanumeric())
+            };
+            if chars[i].is_alphanumeric() {
+                let start = i;
+                while i < chars.len() && inside(i) {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                push_word(word, contractions, &mut out);
+            } else {
+                out.push(chars[i].to_string());
+                i += 1;
+            }
+        }
+    }
+    out
+    }
+
+
+fn push_word(word: String, contractions: bool, out: &mut Vec<String>) {
+    if contractions {
+        if word.len() > 3 && word.ends_with("n't") {
+            out.push(word[..word.len() - 3].to_string());
+            out.push("n't".to_string());
+            return;
+        }
+        if let Some(pos) = word.find('\'') {
+            out.push(word[..pos].to_string());
+            out.push(word[pos..].to_string());
+            return;
+        }
+    }
+    out.push(word);
+}
+
 fn index(vocab: &[String]) -> BTreeMap<String, u32> {
     let mut map = BTreeMap::new();
     for (i, w) in vocab.iter().enumerate() {
@@ -72,50 +119,9 @@ impl Tokenizer {
         }
     }
 
-    /// Split English text into tokens (see the module docs for the rules).
+    /// Split English text into tokens with this model's settings.
     pub fn split(&self, text: &str) -> Vec<String> {
-        let text = text.replace('\u{2019}', "'");
-        let text = if self.settings.lowercase { text.to_lowercase() } else { text };
-        let mut out = Vec::new();
-        for chunk in text.split_whitespace() {
-            let chars: Vec<char> = chunk.chars().collect();
-            let mut i = 0;
-            while i < chars.len() {
-                let inside = |k: usize| {
-                    chars[k].is_alphanumeric()
-                        || (chars[k] == '\'' && k > 0 && k + 1 < chars.len()
-                            && chars[k - 1].is_alphanumeric() && chars[k + 1].is_alphanumeric())
-                };
-                if chars[i].is_alphanumeric() {
-                    let start = i;
-                    while i < chars.len() && inside(i) {
-                        i += 1;
-                    }
-                    let word: String = chars[start..i].iter().collect();
-                    self.push_word(word, &mut out);
-                } else {
-                    out.push(chars[i].to_string());
-                    i += 1;
-                }
-            }
-        }
-        out
-    }
-
-    fn push_word(&self, word: String, out: &mut Vec<String>) {
-        if self.settings.contractions {
-            if word.len() > 3 && word.ends_with("n't") {
-                out.push(word[..word.len() - 3].to_string());
-                out.push("n't".to_string());
-                return;
-            }
-            if let Some(pos) = word.find('\'') {
-                out.push(word[..pos].to_string());
-                out.push(word[pos..].to_string());
-                return;
-            }
-        }
-        out.push(word);
+        split_words(text, self.settings.lowercase, self.settings.contractions)
     }
 
     /// Tokenise source text. Empty text (no tokens) is an error; unknown words are reported.
