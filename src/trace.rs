@@ -51,7 +51,9 @@ impl From<DMatrix<f32>> for Mat {
     }
 }
 
-#[cfg(feature = "serde")]
+/// Off wasm: `{"rows", "cols", "data": [row-major]}`. On wasm the JS bindings (`src/wasm.rs`)
+/// serialise `data` as a `Float32Array` instead.
+#[cfg(all(feature = "serde", not(all(feature = "wasm", target_arch = "wasm32"))))]
 impl serde::Serialize for Mat {
     fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Install every tool the build and the tests need, idempotently (a second run does nothing).
+#   scripts/setup.sh          Rust wasm target, wasm-bindgen-cli, npm packages
+#   scripts/setup.sh browser  ... and Debian's chromium + chromium-driver for the browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The wasm-bindgen CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+
+say() { printf 'setup: %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiles for about 8 minutes)"
+  # No --locked: it fails resolving webpki-roots for this version.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/@playwright/test ] || [ package.json -nt node_modules/.installed ]; then
+  say "installing npm packages (binaryen's wasm-opt, @playwright/test; no browser download)"
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+  touch node_modules/.installed
+fi
+
+if [ "${1:-}" = "browser" ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    say "installing Debian's chromium and chromium-driver"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+fi
+say "ok"

@@ -1,0 +1,356 @@
+//! The JavaScript API: the only module that knows about the web.
+//!
+//! One [`Lab`] handle owns a loaded model in wasm memory, the current sentence, run options and
+//! Q/K edits; JavaScript sets these and asks for a run. Results cross as plain JS objects built
+//! by `serde-wasm-bindgen`, in which every matrix is `{rows, cols, data: Float32Array}` (row-major)
+//! rather than nested arrays. Every export returns `Result<_, JsError>`: the page shows the message.
+//!
+//! ```js
+//! import init, { Lab } from "./pkg/attnscope.js";
+//! await init();
+//! const lab = new Lab(new Uint8Array(await (await fetch("models/en-ko.safetensors")).arrayBuffer()));
+//! lab.setSource("Emma hates games, but she's a great friend");
+//! const { text, steps, trace } = lab.translate();   // greedy decoding + the full trace
+//! lab.setBlock("encoder", 0, 1, "q", edited);         // a W_Q block, (d_k, d_model) row-major
+//! const trace2 = lab.run();                           // same sentence, edited weights
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::config::{Matrix, Override, RunOptions, Stack};
+use crate::decode::{greedy, Step};
+use crate::tokenizer::{split_words, Encoded};
+use crate::trace::{Mat, Trace};
+use crate::vectors::WordVectors;
+use crate::Model;
+
+/// Install the panic hook once, when the module starts.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// A [`Mat`] crosses to JavaScript as `{rows, cols, data: Float32Array}` (row-major).
+impl Serialize for Mat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let data: JsValue = js_sys::Float32Array::from(self.row_major().as_slice()).into();
+        let mut st = s.serialize_struct("Mat", 3)?;
+        st.serialize_field("rows", &self.nrows())?;
+        st.serialize_field("cols", &self.ncols())?;
+        st.serialize_field("data", &Preserved(data))?;
+        st.end()
+    }
+}
+
+struct Preserved(JsValue);
+impl Serialize for Preserved {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_wasm_bindgen::preserve::serialize(&self.0, s)
+    }
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    Ok(value.serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))?)
+}
+
+fn err(e: crate::Error) -> JsError {
+    JsError::new(&alloc::format!("{e}"))
+}
+
+/// Options a page sets; every field optional (missing = unchanged).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct OptionsIn {
+    heads: Option<usize>,
+    scale: Option<bool>,
+    causal_decoder: Option<bool>,
+    causal_encoder: Option<bool>,
+    positional: Option<bool>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Info<'a> {
+    d_model: usize,
+    nhead: usize,
+    encoder_layers: usize,
+    decoder_layers: usize,
+    dim_feedforward: usize,
+    max_len: usize,
+    positional: crate::Positional,
+    norm_first: bool,
+    head_choices: Vec<usize>,
+    src_vocab: &'a [String],
+}
+
+#[derive(Serialize)]
+struct Source<'a> {
+    tokens: &'a [String],
+    ids: &'a [u32],
+    unknown: &'a [usize],
+    /// Tokens dropped because the sentence was longer than `max_len`.
+    dropped: usize,
+}
+
+#[derive(Serialize)]
+struct Candidate<'a> {
+    token: &'a str,
+    prob: f32,
+}
+
+#[derive(Serialize)]
+struct StepOut<'a> {
+    token: &'a str,
+    top: Vec<Candidate<'a>>,
+    cross: &'a [Mat],
+}
+
+#[derive(Serialize)]
+struct Translation<'a> {
+    text: String,
+    /// Generated tokens, `<eos>` included when produced.
+    tokens: Vec<&'a str>,
+    /// The decoder input of the trace: `<bos>` + every generated token but the last.
+    decoder_tokens: Vec<&'a str>,
+    finished: bool,
+    steps: Vec<StepOut<'a>>,
+    trace: &'a Trace,
+}
+
+#[derive(Serialize)]
+struct RunOut<'a> {
+    decoder_tokens: Vec<&'a str>,
+    trace: &'a Trace,
+}
+
+/// How many next-token candidates each decoding step reports.
+const TOP_K: usize = 5;
+
+/// The attention lab: a model plus the current sentence, options and Q/K edits.
+#[wasm_bindgen]
+pub struct Lab {
+    model: Model,
+    source: Encoded,
+    dropped: usize,
+    /// Decoder input for [`Lab::run`]: `<bos>` + the translation but its last token.
+    target: Vec<u32>,
+    opts: RunOptions,
+}
+
+#[wasm_bindgen]
+impl Lab {
+    /// Load a model file (the bytes of a `.safetensors` file).
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8]) -> Result<Lab, JsError> {
+        let model = Model::from_safetensors(bytes).map_err(err)?;
+        let target = alloc::vec![model.tokenizer.bos];
+        Ok(Lab { model, source: Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() }, dropped: 0, target, opts: RunOptions::default() })
+    }
+
+    /// The model's shape and the head counts a run may use.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let c = &self.model.config;
+        to_js(&Info {
+            d_model: c.d_model,
+            nhead: c.nhead,
+            encoder_layers: c.num_encoder_layers,
+            decoder_layers: c.num_decoder_layers,
+            dim_feedforward: c.dim_feedforward,
+            max_len: c.max_len,
+            positional: c.positional,
+            norm_first: c.norm_first,
+            head_choices: c.head_choices(),
+            src_vocab: &c.src_vocab,
+        })
+    }
+
+    /// Tokenise a new source sentence; longer than `max_len` tokens is truncated and reported
+    /// in `dropped`. Returns `{tokens, ids, unknown, dropped}`.
+    #[wasm_bindgen(js_name = setSource)]
+    pub fn set_source(&mut self, text: &str) -> Result<JsValue, JsError> {
+        let mut enc = self.model.tokenizer.encode_src(text).map_err(err)?;
+        let max = self.model.config.max_len;
+        let dropped = enc.tokens.len().saturating_sub(max);
+        enc.tokens.truncate(max);
+        enc.ids.truncate(max);
+        enc.unknown.retain(|&i| i < max);
+        self.source = enc;
+        self.dropped = dropped;
+        self.target.truncate(1);
+        to_js(&Source { tokens: &self.source.tokens, ids: &self.source.ids, unknown: &self.source.unknown, dropped })
+    }
+
+    /// Change run options: `{heads, scale, causalDecoder, causalEncoder, positional}`, each
+    /// optional. A new head count clears the Q/K edits (their blocks change shape).
+    #[wasm_bindgen(js_name = setOptions)]
+    pub fn set_options(&mut self, options: JsValue) -> Result<(), JsError> {
+        let o: OptionsIn = serde_wasm_bindgen::from_value(options)?;
+        let mut next = self.opts.clone();
+        if let Some(h) = o.heads {
+            if Some(h) != next.heads {
+                next.overrides.clear();
+            }
+            next.heads = Some(h);
+        }
+        next.scale = o.scale.unwrap_or(next.scale);
+        next.causal_decoder = o.causal_decoder.unwrap_or(next.causal_decoder);
+        next.causal_encoder = o.causal_encoder.unwrap_or(next.causal_encoder);
+        next.positional = o.positional.unwrap_or(next.positional);
+        next.heads_for(&self.model.config).map_err(err)?;
+        self.opts = next;
+        Ok(())
+    }
+
+    /// The current `(d_k, d_model)` block of `W_Q` (`matrix = "q"`) or `W_K` (`"k"`) of one head
+    /// of one attention (`stack = "encoder" | "decoder_self" | "decoder_cross"`): the edit if
+    /// there is one, else the trained weights.
+    pub fn block(&self, stack: &str, layer: usize, head: usize, matrix: &str) -> Result<JsValue, JsError> {
+        let (stack, matrix) = parse_names(stack, matrix)?;
+        if let Some(o) = self.find(stack, layer, head, matrix) {
+            return to_js(&o.block);
+        }
+        let h = self.opts.heads_for(&self.model.config).map_err(err)?;
+        if head >= h {
+            return Err(JsError::new(&alloc::format!("head {head} does not exist with {h} heads")));
+        }
+        let attn = self.model.attention(stack, layer).map_err(err)?;
+        to_js(&Mat(attn.block(matrix, head, self.model.config.d_model / h)))
+    }
+
+    /// Replace a `W_Q`/`W_K` block for the following runs; `values` is `(d_k, d_model)` row-major.
+    #[wasm_bindgen(js_name = setBlock)]
+    pub fn set_block(&mut self, stack: &str, layer: usize, head: usize, matrix: &str, values: &[f32]) -> Result<(), JsError> {
+        let (stack, matrix) = parse_names(stack, matrix)?;
+        let d = self.model.config.d_model;
+        let d_k = d / self.opts.heads_for(&self.model.config).map_err(err)?;
+        if values.len() != d_k * d {
+            return Err(JsError::new(&alloc::format!("a block has {d_k} x {d} = {} values, got {}", d_k * d, values.len())));
+        }
+        let edit = Override { stack, layer, head, matrix, block: Mat::from_rows(d_k, d, values) };
+        let mut next = self.opts.clone();
+        next.overrides.retain(|o| !(o.stack == stack && o.layer == layer && o.head == head && o.matrix == matrix));
+        next.overrides.push(edit);
+        next.validate(&self.model.config).map_err(err)?;
+        self.opts = next;
+        Ok(())
+    }
+
+    /// Drop every Q/K edit (back to the trained weights).
+    #[wasm_bindgen(js_name = resetBlocks)]
+    pub fn reset_blocks(&mut self) {
+        self.opts.overrides.clear();
+    }
+
+    /// Number of Q/K edits in force.
+    #[wasm_bindgen(js_name = editCount)]
+    pub fn edit_count(&self) -> usize {
+        self.opts.overrides.len()
+    }
+
+    /// Greedy translation of the current source with the current options and edits. Returns
+    /// `{text, tokens, decoder_tokens, finished, steps: [{token, top: [{token, prob}], cross}], trace}`
+    /// and makes its decoder input the one [`Lab::run`] uses.
+    pub fn translate(&mut self) -> Result<JsValue, JsError> {
+        self.need_source()?;
+        let dec = greedy(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
+        self.target = dec.trace.decoder.embed.ids.clone();
+        let tok = &self.model.tokenizer;
+        let steps = dec.steps.iter().map(|s| step_out(&self.model, s)).collect();
+        to_js(&Translation {
+            text: tok.detokenize(&dec.tokens),
+            tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
+            decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
+            finished: dec.tokens.last() == Some(&tok.eos),
+            steps,
+            trace: &dec.trace,
+        })
+    }
+
+    /// One forward pass over the current source and decoder input (from the last
+    /// [`Lab::translate`]) with the current options and edits: `{decoder_tokens, trace}`.
+    pub fn run(&self) -> Result<JsValue, JsError> {
+        self.need_source()?;
+        let trace = self.model.forward(&self.source.ids, &self.target, &self.opts).map_err(err)?;
+        let tok = &self.model.tokenizer;
+        to_js(&RunOut { decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(), trace: &trace })
+    }
+}
+
+impl Lab {
+    fn need_source(&self) -> Result<(), JsError> {
+        if self.source.ids.is_empty() {
+            return Err(JsError::new("no sentence yet: call setSource first"));
+        }
+        Ok(())
+    }
+
+    fn find(&self, stack: Stack, layer: usize, head: usize, matrix: Matrix) -> Option<&Override> {
+        self.opts.overrides.iter().find(|o| o.stack == stack && o.layer == layer && o.head == head && o.matrix == matrix)
+    }
+}
+
+fn step_out<'a>(model: &'a Model, s: &'a Step) -> StepOut<'a> {
+    let mut order: Vec<usize> = (0..s.probs.len()).collect();
+    order.sort_by(|&a, &b| s.probs[b].total_cmp(&s.probs[a]));
+    let top = order.iter().take(TOP_K).map(|&i| Candidate { token: model.tokenizer.tgt_token(i as u32), prob: s.probs[i] }).collect();
+    StepOut { token: model.tokenizer.tgt_token(s.token), top, cross: &s.cross }
+}
+
+fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
+    let stack = match stack {
+        "encoder" => Stack::Encoder,
+        "decoder_self" => Stack::DecoderSelf,
+        "decoder_cross" => Stack::DecoderCross,
+        other => return Err(JsError::new(&alloc::format!("unknown stack {other:?}: use encoder, decoder_self or decoder_cross"))),
+    };
+    let matrix = match matrix {
+        "q" => Matrix::Q,
+        "k" => Matrix::K,
+        other => return Err(JsError::new(&alloc::format!("unknown matrix {other:?}: use q or k"))),
+    };
+    Ok((stack, matrix))
+}
+
+/// Real English word vectors (GloVe) for the lessons that start from raw word vectors.
+#[wasm_bindgen]
+pub struct Words {
+    table: WordVectors,
+}
+
+#[derive(Serialize)]
+struct WordsOut {
+    tokens: Vec<String>,
+    /// `(n, dim)`; rows of unknown words are zeros.
+    vectors: Mat,
+    unknown: Vec<usize>,
+}
+
+#[wasm_bindgen]
+impl Words {
+    /// Load a vectors file.
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8]) -> Result<Words, JsError> {
+        Ok(Words { table: WordVectors::from_safetensors(bytes).map_err(err)? })
+    }
+
+    /// Split `text` like the translator does and look every token up:
+    /// `{tokens, vectors: (n, dim), unknown}`.
+    pub fn lookup(&self, text: &str) -> Result<JsValue, JsError> {
+        let tokens = split_words(text, true, true);
+        if tokens.is_empty() {
+            return Err(JsError::new("the sentence is empty"));
+        }
+        let (rows, unknown) = self.table.lookup(&tokens);
+        let flat: Vec<f32> = rows.concat();
+        to_js(&WordsOut { vectors: Mat::from_rows(tokens.len(), self.table.dim, &flat), tokens, unknown })
+    }
+
+    /// Vector width.
+    pub fn dim(&self) -> usize {
+        self.table.dim
+    }
+}

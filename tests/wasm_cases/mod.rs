@@ -1,0 +1,154 @@
+//! The JavaScript API of `src/wasm.rs`, exercised from wasm itself: run in Node by
+//! `tests/wasm_node.rs` and in headless Chromium by `tests/wasm_browser.rs`.
+
+use attnscope::wasm::{Lab, Words};
+use js_sys::{Array, Float32Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+/// A small model of the PyTorch parity fixtures: d_model 8, 2 heads, 1+1 layers,
+/// source vocabulary <pad> <bos> <eos> <unk> w4..w9.
+const MODEL: &[u8] = include_bytes!("../fixtures/parity/tiny_post_relu.safetensors");
+
+fn get(v: &JsValue, path: &str) -> JsValue {
+    if path.is_empty() {
+        return v.clone();
+    }
+    path.split('.').fold(v.clone(), |acc, key| match key.parse::<u32>() {
+        Ok(i) => Reflect::get_u32(&acc, i).unwrap(),
+        Err(_) => Reflect::get(&acc, &key.into()).unwrap(),
+    })
+}
+
+fn num(v: &JsValue, path: &str) -> f64 {
+    get(v, path).as_f64().unwrap_or_else(|| panic!("{path} is not a number"))
+}
+
+/// A trace matrix: its shape and values, checked to be a real Float32Array.
+fn mat(v: &JsValue, path: &str) -> (usize, usize, Vec<f32>) {
+    let m = get(v, path);
+    let data = get(&m, "data").dyn_into::<Float32Array>().unwrap_or_else(|_| panic!("{path}.data is not a Float32Array"));
+    (num(&m, "rows") as usize, num(&m, "cols") as usize, data.to_vec())
+}
+
+fn lab() -> Lab {
+    let mut lab = Lab::new(MODEL).unwrap();
+    lab.set_source("w4 w5 w6 w7 w8").unwrap();
+    lab
+}
+
+#[wasm_bindgen_test]
+fn garbage_bytes_give_an_error_not_a_panic() {
+    assert!(Lab::new(&[1, 2, 3]).is_err());
+    assert!(Lab::new(&MODEL[..MODEL.len() - 1]).is_err());
+    assert!(Words::new(MODEL).is_err(), "a model file is not a vectors file");
+}
+
+#[wasm_bindgen_test]
+fn info_lists_divisors_of_d_model_as_head_choices() {
+    let info = Lab::new(MODEL).unwrap().info().unwrap();
+    assert_eq!(num(&info, "dModel"), 8.0);
+    let choices: Vec<f64> = Array::from(&get(&info, "headChoices")).iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(choices, vec![1.0, 2.0, 4.0, 8.0]);
+}
+
+#[wasm_bindgen_test]
+fn source_reports_unknown_words_and_truncation() {
+    let mut lab = Lab::new(MODEL).unwrap();
+    assert!(lab.set_source("   ").is_err(), "empty text must be an error");
+    let src = lab.set_source("w4 zebra w5").unwrap();
+    let unknown: Vec<f64> = Array::from(&get(&src, "unknown")).iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(unknown, vec![1.0]);
+    let max_len = num(&lab.info().unwrap(), "maxLen") as usize;
+    let long = vec!["w4"; max_len + 6].join(" ");
+    let src = lab.set_source(&long).unwrap();
+    assert_eq!(num(&src, "dropped"), 6.0);
+    assert_eq!(Array::from(&get(&src, "tokens")).length() as usize, max_len);
+}
+
+#[wasm_bindgen_test]
+fn run_before_a_sentence_is_an_error() {
+    assert!(Lab::new(MODEL).unwrap().run().is_err());
+}
+
+#[wasm_bindgen_test]
+fn translate_returns_steps_and_a_trace_of_float32_arrays() {
+    let mut lab = lab();
+    let out = lab.translate().unwrap();
+    let steps = Array::from(&get(&out, "steps"));
+    assert!(steps.length() >= 1);
+    let top = Array::from(&get(&steps.get(0), "top"));
+    assert_eq!(top.length(), 5);
+    let (p0, p1) = (num(&top.get(0), "prob"), num(&top.get(1), "prob"));
+    assert!(p0 >= p1, "top-k sorted: {p0} < {p1}");
+    let (rows, cols, data) = mat(&out, "trace.encoder.memory");
+    assert_eq!((rows, cols, data.len()), (5, 8, 40));
+    let (h, s, _) = mat(&steps.get(0), "cross.0");
+    assert_eq!((h, s), (2, 5), "one cross-attention row per head over the 5 source tokens");
+}
+
+#[wasm_bindgen_test]
+fn decoder_mask_zeroes_the_upper_triangle_and_turning_it_off_does_not() {
+    let mut lab = lab();
+    lab.set_source("w4 w5 w6 w7 w8 w9 w4 w5").unwrap();
+    lab.translate().unwrap();
+    let upper = |lab: &Lab| {
+        let out = lab.run().unwrap();
+        let (t, _, w) = mat(&out, "trace.decoder.layers.0.self_attn.sublayer.heads.0.weights");
+        (0..t).flat_map(|i| ((i + 1)..t).map(move |j| (i, j))).map(|(i, j)| w[i * t + j]).collect::<Vec<f32>>()
+    };
+    let masked = upper(&lab);
+    assert!(!masked.is_empty(), "the translation needs two or more decoder positions");
+    assert!(masked.iter().all(|&w| w == 0.0), "masked weights {masked:?}");
+    lab.set_options(js_options(&[("causalDecoder", false)])).unwrap();
+    assert!(upper(&lab).iter().any(|&w| w > 0.0));
+}
+
+fn js_options(pairs: &[(&str, bool)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
+    }
+    o.into()
+}
+
+#[wasm_bindgen_test]
+fn heads_must_divide_d_model_and_change_the_head_count() {
+    let mut lab = lab();
+    let heads = |n: u32| {
+        let o = js_sys::Object::new();
+        Reflect::set(&o, &"heads".into(), &n.into()).unwrap();
+        JsValue::from(o)
+    };
+    assert!(lab.set_options(heads(3)).is_err(), "3 does not divide 8");
+    lab.set_options(heads(4)).unwrap();
+    let out = lab.run().unwrap();
+    assert_eq!(Array::from(&get(&out, "trace.encoder.layers.0.self_attn.sublayer.heads")).length(), 4);
+}
+
+#[wasm_bindgen_test]
+fn editing_a_query_block_changes_the_weights_and_reset_restores_them() {
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let weights = |lab: &Lab| mat(&lab.run().unwrap(), "trace.encoder.layers.0.self_attn.sublayer.heads.1.weights").2;
+    let before = weights(&lab);
+    let (rows, cols, mut block) = mat(&lab.block("encoder", 0, 1, "q").unwrap(), "");
+    assert_eq!((rows, cols), (4, 8), "(d_k, d_model) with 2 heads of 4");
+    assert!(lab.set_block("encoder", 0, 1, "q", &block[..5]).is_err(), "wrong length");
+    assert!(lab.set_block("nowhere", 0, 1, "q", &block).is_err(), "unknown stack");
+    block[0] += 3.0;
+    lab.set_block("encoder", 0, 1, "q", &block).unwrap();
+    assert_eq!(mat(&lab.block("encoder", 0, 1, "q").unwrap(), "").2, block, "block() returns the edit");
+    assert_ne!(weights(&lab), before);
+    lab.reset_blocks();
+    assert_eq!(weights(&lab), before);
+}
+
+#[wasm_bindgen_test]
+fn a_nan_in_an_edit_is_refused() {
+    let mut lab = lab();
+    let mut block = mat(&lab.block("decoder_cross", 0, 0, "k").unwrap(), "").2;
+    block[3] = f32::NAN;
+    assert!(lab.set_block("decoder_cross", 0, 0, "k", &block).is_err());
+    assert_eq!(lab.edit_count(), 0);
+}
