@@ -1,0 +1,47 @@
+# attnscope: two commands matter.
+#   make serve   build the engine for the browser and serve the page on http://127.0.0.1:$(PORT)/
+#   make test    every test: native (parity, properties, CLI, demo model), no_std build,
+#                wasm bindings in Node and Chromium, end-to-end in Chromium
+PORT ?= 8000
+export PORT
+
+.PHONY: serve build setup test test-native test-nostd test-wasm test-e2e bench bench-page clean
+
+setup:
+	scripts/setup.sh
+
+build: setup
+	scripts/build-wasm.sh
+
+serve: build
+	python3 scripts/serve.py
+
+test: test-native test-nostd test-wasm test-e2e
+
+test-native:
+	cargo test --release
+
+# The library without std, for a target without an OS: proves the core is no_std.
+test-nostd: setup
+	cargo build --lib --no-default-features --target wasm32-unknown-unknown
+	@if cargo tree -e features --no-default-features --target wasm32-unknown-unknown --edges normal | grep -q 'feature "std"'; then \
+	  echo "a dependency turns on std in the no_std build:"; \
+	  cargo tree -e features --no-default-features --target wasm32-unknown-unknown --edges normal -i std 2>/dev/null | head; exit 1; fi
+
+test-wasm: setup
+	scripts/setup.sh browser
+	cargo test --target wasm32-unknown-unknown --features wasm --test wasm_node --test wasm_browser
+
+test-e2e: build
+	scripts/setup.sh browser
+	npx playwright test
+
+bench:
+	cargo bench --bench forward
+
+bench-page: build
+	scripts/setup.sh browser
+	node tests/e2e/bench-drag.mjs
+
+clean:
+	rm -rf target pkg dist node_modules test-results
