@@ -70,6 +70,21 @@ pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, sca
     }
 }
 
+/// Single-head self-attention on raw vectors, as the lessons build it up: queries
+/// `x W_Q^T`, keys `x W_K^T`, and the vectors themselves as values, so each output row is a
+/// weighted average of the input rows. `x` `(n, d)`, `w_q` and `w_k` `(d_k, d)` (PyTorch layout).
+pub fn self_attention(
+    x: &DMatrix<f32>,
+    w_q: &DMatrix<f32>,
+    w_k: &DMatrix<f32>,
+    scale: bool,
+    causal: bool,
+) -> HeadTrace {
+    let q = x * w_q.transpose(); // (n, d) x (d, d_k) -> (n, d_k)
+    let k = x * w_k.transpose(); // (n, d) x (d, d_k) -> (n, d_k)
+    scaled_dot_product(q, k, x.clone(), scale, causal)
+}
+
 /// `torch.nn.MultiheadAttention` with the projections split out of `in_proj_weight`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiHeadAttention {

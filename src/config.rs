@@ -49,12 +49,7 @@ pub struct Specials {
 
 impl Default for Specials {
     fn default() -> Self {
-        Specials {
-            pad: "<pad>".into(),
-            bos: "<bos>".into(),
-            eos: "<eos>".into(),
-            unk: "<unk>".into(),
-        }
+        Specials { pad: "<pad>".into(), bos: "<bos>".into(), eos: "<eos>".into(), unk: "<unk>".into() }
     }
 }
 
@@ -120,13 +115,8 @@ pub struct Config {
 }
 
 /// Upper bounds that keep a hostile file from asking for absurd allocations.
-pub const LIMITS: Limits = Limits {
-    d_model: 4096,
-    layers: 64,
-    dim_feedforward: 65536,
-    vocab: 1 << 20,
-    max_len: 1 << 16,
-};
+pub const LIMITS: Limits =
+    Limits { d_model: 4096, layers: 64, dim_feedforward: 65536, vocab: 1 << 20, max_len: 1 << 16 };
 
 /// See [`LIMITS`].
 #[derive(Debug, Clone, Copy)]
@@ -142,8 +132,8 @@ pub struct Limits {
 impl Config {
     /// Parse and check the metadata JSON.
     pub fn from_json(json: &str) -> Result<Config> {
-        let cfg: Config = serde_json::from_str(json)
-            .map_err(|e| format_err!("metadata \"attnscope\" is not a valid config: {e}"))?;
+        let cfg: Config =
+            serde_json::from_str(json).map_err(|e| format_err!("metadata \"attnscope\" is not a valid config: {e}"))?;
         cfg.validate()?;
         Ok(cfg)
     }

@@ -167,7 +167,12 @@ impl Model {
             let part = |i: usize| {
                 Linear::from_torch(w.rows(i * d, d).into_owned(), RowDVector::from_row_slice(&b[i * d..(i + 1) * d]))
             };
-            Ok(MultiHeadAttention { w_q: part(0), w_k: part(1), w_v: part(2), w_o: t.linear(&alloc::format!("{name}.out_proj"), d, d)? })
+            Ok(MultiHeadAttention {
+                w_q: part(0),
+                w_k: part(1),
+                w_v: part(2),
+                w_o: t.linear(&alloc::format!("{name}.out_proj"), d, d)?,
+            })
         };
         let ffn = |t: &mut Tensors, name: &str| -> Result<FeedForward> {
             Ok(FeedForward {

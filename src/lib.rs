@@ -22,6 +22,7 @@
 //! linear layer computes `y = x W^T + b` exactly as `torch.nn.Linear` does.
 //!
 //! ## Module map, in the paper's order
+//! - [`weighted_average`]: before attention, kernel smoothing as a softmax-weighted average.
 //! - [`config`]: the model's hyper-parameters and the per-run options (scaling, masks, heads).
 //! - [`positional`]: token embeddings and positional encoding (section 3.4, 3.5).
 //! - [`attention`]: scaled dot-product and multi-head attention (section 3.2).
@@ -57,6 +58,7 @@ pub mod trace;
 pub mod vectors;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 pub mod wasm;
+pub mod weighted_average;
 
 pub use config::{Activation, Config, Matrix as QkMatrix, Override, Positional, RunOptions, Stack};
 pub use decode::{greedy, Decoding, Step};

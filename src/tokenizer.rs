@@ -50,15 +50,18 @@ pub struct Tokenizer {
 pub fn split_words(text: &str, lowercase: bool, contractions: bool) -> Vec<String> {
     let text = text.replace('\u{2019}', "'");
     let text = if lowercase { text.to_lowercase() } else { text };
-        let mut out = Vec::new();
+    let mut out = Vec::new();
     for chunk in text.split_whitespace() {
         let chars: Vec<char> = chunk.chars().collect();
         let mut i = 0;
         while i < chars.len() {
             let inside = |k: usize| {
                 chars[k].is_alphanumeric()
-                    || (chars[k] == '\'' && k > 0 && k + 1 < chars.len()
-                        && chars[k - 1].is_alphanumeric() && chars[k + 1].is_alphanumeric())
+                    || (chars[k] == '\''
+                        && k > 0
+                        && k + 1 < chars.len()
+                        && chars[k - 1].is_alphanumeric()
+                        && chars[k + 1].is_alphanumeric())
             };
             if chars[i].is_alphanumeric() {
                 let start = i;
@@ -74,8 +77,7 @@ pub fn split_words(text: &str, lowercase: bool, contractions: bool) -> Vec<Strin
         }
     }
     out
-    }
-
+}
 
 fn push_word(word: String, contractions: bool, out: &mut Vec<String>) {
     if contractions {

@@ -9,8 +9,8 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Deserialize;
 use safetensors::Dtype;
+use serde::Deserialize;
 
 use crate::error::format_err;
 use crate::format::{open, Tensors};
@@ -48,7 +48,12 @@ impl WordVectors {
         let (st, meta) = open(bytes, "attnscope_vectors")?;
         let meta: Meta = serde_json::from_str(&meta).map_err(|e| format_err!("vector metadata: {e}"))?;
         if meta.format != 1 || meta.dim == 0 || meta.dim > 4096 || meta.words.is_empty() {
-            return Err(format_err!("vector metadata: format {} dim {} with {} words is not supported", meta.format, meta.dim, meta.words.len()));
+            return Err(format_err!(
+                "vector metadata: format {} dim {} with {} words is not supported",
+                meta.format,
+                meta.dim,
+                meta.words.len()
+            ));
         }
         let n = meta.words.len();
         let mut t = Tensors::new(st);
@@ -59,7 +64,15 @@ impl WordVectors {
         for (i, w) in meta.words.iter().enumerate() {
             index.entry(w.clone()).or_insert(i);
         }
-        Ok(WordVectors { dim: meta.dim, source: meta.source, license: meta.license, words: meta.words, index, values, scales })
+        Ok(WordVectors {
+            dim: meta.dim,
+            source: meta.source,
+            license: meta.license,
+            words: meta.words,
+            index,
+            values,
+            scales,
+        })
     }
 
     /// Number of words.
@@ -107,4 +120,35 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     } else {
         dot / (na * nb)
     }
+}
+
+/// The two principal axes of `rows` `(n, d)`: rows centred on their mean and projected onto
+/// the top-2 right singular vectors, `(n, 2)`; the axes are returned too, `(2, d)`.
+/// Fewer than 2 distinct rows give zeros. Each axis's sign is fixed so that its largest
+/// component is positive (so the picture does not flip between runs).
+pub fn pca2(rows: &nalgebra::DMatrix<f32>) -> (nalgebra::DMatrix<f32>, nalgebra::DMatrix<f32>) {
+    let (n, d) = rows.shape();
+    let mean = rows.row_mean(); // (1, d)
+    let mut centred = rows.clone();
+    for mut r in centred.row_iter_mut() {
+        r -= &mean;
+    }
+    let mut axes = nalgebra::DMatrix::<f32>::zeros(2, d);
+    if n >= 2 && d >= 2 {
+        let svd = centred.clone().svd(false, true);
+        if let Some(v_t) = svd.v_t {
+            // singular values are sorted in decreasing order by nalgebra
+            let mut order: alloc::vec::Vec<usize> = (0..svd.singular_values.len()).collect();
+            order.sort_by(|&a, &b| svd.singular_values[b].total_cmp(&svd.singular_values[a]));
+            for (axis, &i) in order.iter().take(2).enumerate() {
+                let mut row = v_t.row(i).into_owned();
+                let big = row.iter().copied().fold(0.0f32, |m, v| if v.abs() > m.abs() { v } else { m });
+                if big < 0.0 {
+                    row = -row;
+                }
+                axes.set_row(axis, &row);
+            }
+        }
+    }
+    (&centred * axes.transpose(), axes) // (n, d) x (d, 2) -> (n, 2)
 }

@@ -148,7 +148,13 @@ impl Lab {
     pub fn new(bytes: &[u8]) -> Result<Lab, JsError> {
         let model = Model::from_safetensors(bytes).map_err(err)?;
         let target = alloc::vec![model.tokenizer.bos];
-        Ok(Lab { model, source: Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() }, dropped: 0, target, opts: RunOptions::default() })
+        Ok(Lab {
+            model,
+            source: Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() },
+            dropped: 0,
+            target,
+            opts: RunOptions::default(),
+        })
     }
 
     /// The model's shape and the head counts a run may use.
@@ -223,12 +229,23 @@ impl Lab {
 
     /// Replace a `W_Q`/`W_K` block for the following runs; `values` is `(d_k, d_model)` row-major.
     #[wasm_bindgen(js_name = setBlock)]
-    pub fn set_block(&mut self, stack: &str, layer: usize, head: usize, matrix: &str, values: &[f32]) -> Result<(), JsError> {
+    pub fn set_block(
+        &mut self,
+        stack: &str,
+        layer: usize,
+        head: usize,
+        matrix: &str,
+        values: &[f32],
+    ) -> Result<(), JsError> {
         let (stack, matrix) = parse_names(stack, matrix)?;
         let d = self.model.config.d_model;
         let d_k = d / self.opts.heads_for(&self.model.config).map_err(err)?;
         if values.len() != d_k * d {
-            return Err(JsError::new(&alloc::format!("a block has {d_k} x {d} = {} values, got {}", d_k * d, values.len())));
+            return Err(JsError::new(&alloc::format!(
+                "a block has {d_k} x {d} = {} values, got {}",
+                d_k * d,
+                values.len()
+            )));
         }
         let edit = Override { stack, layer, head, matrix, block: Mat::from_rows(d_k, d, values) };
         let mut next = self.opts.clone();
@@ -289,14 +306,21 @@ impl Lab {
     }
 
     fn find(&self, stack: Stack, layer: usize, head: usize, matrix: Matrix) -> Option<&Override> {
-        self.opts.overrides.iter().find(|o| o.stack == stack && o.layer == layer && o.head == head && o.matrix == matrix)
+        self.opts
+            .overrides
+            .iter()
+            .find(|o| o.stack == stack && o.layer == layer && o.head == head && o.matrix == matrix)
     }
 }
 
 fn step_out<'a>(model: &'a Model, s: &'a Step) -> StepOut<'a> {
     let mut order: Vec<usize> = (0..s.probs.len()).collect();
     order.sort_by(|&a, &b| s.probs[b].total_cmp(&s.probs[a]));
-    let top = order.iter().take(TOP_K).map(|&i| Candidate { token: model.tokenizer.tgt_token(i as u32), prob: s.probs[i] }).collect();
+    let top = order
+        .iter()
+        .take(TOP_K)
+        .map(|&i| Candidate { token: model.tokenizer.tgt_token(i as u32), prob: s.probs[i] })
+        .collect();
     StepOut { token: model.tokenizer.tgt_token(s.token), top, cross: &s.cross }
 }
 
@@ -305,7 +329,11 @@ fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
         "encoder" => Stack::Encoder,
         "decoder_self" => Stack::DecoderSelf,
         "decoder_cross" => Stack::DecoderCross,
-        other => return Err(JsError::new(&alloc::format!("unknown stack {other:?}: use encoder, decoder_self or decoder_cross"))),
+        other => {
+            return Err(JsError::new(&alloc::format!(
+                "unknown stack {other:?}: use encoder, decoder_self or decoder_cross"
+            )))
+        }
     };
     let matrix = match matrix {
         "q" => Matrix::Q,
@@ -349,8 +377,82 @@ impl Words {
         to_js(&WordsOut { vectors: Mat::from_rows(tokens.len(), self.table.dim, &flat), tokens, unknown })
     }
 
+    /// Like [`Words::lookup`], plus the vectors projected onto their two principal axes:
+    /// `{tokens, vectors: (n, dim), unknown, points: (n, 2), axes: (2, dim)}`.
+    pub fn project(&self, text: &str) -> Result<JsValue, JsError> {
+        let tokens = split_words(text, true, true);
+        if tokens.is_empty() {
+            return Err(JsError::new("the sentence is empty"));
+        }
+        let (rows, unknown) = self.table.lookup(&tokens);
+        let vectors = Mat::from_rows(tokens.len(), self.table.dim, &rows.concat());
+        let (points, axes) = crate::vectors::pca2(&vectors);
+        to_js(&Projected { tokens, vectors, unknown, points: Mat(points), axes: Mat(axes) })
+    }
+
     /// Vector width.
     pub fn dim(&self) -> usize {
         self.table.dim
     }
+}
+
+#[derive(Serialize)]
+struct Projected {
+    tokens: Vec<String>,
+    vectors: Mat,
+    unknown: Vec<usize>,
+    points: Mat,
+    axes: Mat,
+}
+
+fn matrix(name: &str, data: &[f32], rows: usize, cols: usize) -> Result<Mat, JsError> {
+    if rows == 0 || cols == 0 || data.len() != rows * cols {
+        return Err(JsError::new(&alloc::format!(
+            "{name}: {} values do not make a {rows} x {cols} matrix",
+            data.len()
+        )));
+    }
+    if data.iter().any(|v| !v.is_finite()) {
+        return Err(JsError::new(&alloc::format!("{name} holds a value that is not a finite number")));
+    }
+    Ok(Mat::from_rows(rows, cols, data))
+}
+
+/// Single-head self-attention on raw vectors (the lessons before the trained model):
+/// `x` `(n, d)`, `w_q` and `w_k` `(d_k, d)`, values = `x`. Returns the head's trace
+/// `{q, k, v, scores, logits, weights, output}`.
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn attend(
+    x: &[f32],
+    n: usize,
+    d: usize,
+    w_q: &[f32],
+    w_k: &[f32],
+    d_k: usize,
+    scale: bool,
+    causal: bool,
+) -> Result<JsValue, JsError> {
+    let x = matrix("x", x, n, d)?;
+    let w_q = matrix("W_Q", w_q, d_k, d)?;
+    let w_k = matrix("W_K", w_k, d_k, d)?;
+    to_js(&crate::attention::self_attention(&x, &w_q, &w_k, scale, causal))
+}
+
+/// Kernel smoothing of 1-D data at `x0`: `{logits, weights, value}` (see `weighted_average`).
+#[wasm_bindgen(js_name = kernelSmooth)]
+pub fn kernel_smooth(xs: &[f32], ys: &[f32], x0: f32, width: f32) -> Result<JsValue, JsError> {
+    if xs.is_empty() || xs.len() != ys.len() || !(width.is_finite() && width > 0.0) || !x0.is_finite() {
+        return Err(JsError::new("kernelSmooth needs as many xs as ys, a finite x0 and a positive width"));
+    }
+    to_js(&crate::weighted_average::kernel_smooth(xs, ys, x0, width))
+}
+
+/// The sinusoidal positional-encoding table `(n, d)` (paper section 3.5), for drawing.
+#[wasm_bindgen(js_name = sinusoidalTable)]
+pub fn sinusoidal_table(n: usize, d: usize) -> Result<JsValue, JsError> {
+    if n == 0 || d == 0 || n > 4096 || d > 4096 {
+        return Err(JsError::new("sinusoidalTable: n and d must be in 1..=4096"));
+    }
+    to_js(&Mat(crate::positional::sinusoidal(n, d)))
 }

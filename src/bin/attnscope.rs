@@ -1,1 +1,405 @@
-fn main() {}
+//! `attnscope`: run a model file from the command line.
+//!
+//! * `attnscope forward`: one teacher-forced forward pass, printed as one JSON object with the
+//!   tokens, the memory, the decoder output, the logits and every attention weight.
+//! * `attnscope translate`: greedy translation, one line per input text.
+//! * `attnscope info`: the model's configuration (without the vocabularies) as JSON.
+//!
+//! Errors are one line on stderr, `attnscope: error: ...`, with exit code 2 when the command
+//! line asks for something impossible (bad flags, bad ids, ids outside the vocabulary, a head
+//! count that does not divide `d_model`, empty text) and 1 when a file cannot be read or is not
+//! a valid model. Output to a closed pipe (`attnscope ... | head -1`) ends the program quietly.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use attnscope::trace::HeadTrace;
+use attnscope::{Error, Model, RunOptions};
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+
+/// Exit code of a command line that asks for something impossible.
+const EXIT_USAGE: u8 = 2;
+/// Exit code of a failure to read a file or to load a model.
+const EXIT_RUNTIME: u8 = 1;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "attnscope",
+    version,
+    about = "Run an attnscope Transformer model file: forward pass with every attention weight, greedy translation, configuration",
+    after_help = "Exit codes: 0 success, 1 a file cannot be read or is not a valid model, 2 the command line \
+                  asks for something impossible (bad flags, bad ids, empty text, heads not dividing d_model)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// One teacher-forced forward pass, printed as one JSON object: src_tokens, tgt_tokens,
+    /// src_ids, tgt_ids, unknown, encoder_output [S][d], decoder_output [T][d], logits [T][V],
+    /// attention {encoder [L][H][S][S], decoder_self [L][H][T][T], cross [L][H][T][S]}.
+    Forward(ForwardArgs),
+    /// Greedy translation of each TEXT, one line per TEXT; unknown words are reported on stderr.
+    Translate(TranslateArgs),
+    /// The model's configuration (without the vocabularies) as JSON.
+    Info(InfoArgs),
+}
+
+/// The per-run options shared by `forward` and `translate` (see `attnscope::RunOptions`).
+#[derive(Args, Debug, Clone)]
+struct RunFlags {
+    /// Split the trained projections into N heads (a divisor of d_model; default: the model's nhead).
+    #[arg(long, value_name = "N")]
+    heads: Option<usize>,
+    /// Do not divide the attention scores by sqrt(d_k).
+    #[arg(long)]
+    no_scale: bool,
+    /// Remove the causal mask of the decoder self-attention (positions see later tokens).
+    #[arg(long)]
+    no_causal_mask: bool,
+    /// Put a causal mask on the encoder self-attention.
+    #[arg(long)]
+    causal_encoder: bool,
+    /// Do not add positional encoding to the embeddings.
+    #[arg(long)]
+    no_positional: bool,
+}
+
+impl RunFlags {
+    /// The engine's options for these flags.
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            heads: self.heads,
+            scale: !self.no_scale,
+            causal_decoder: !self.no_causal_mask,
+            causal_encoder: self.causal_encoder,
+            positional: !self.no_positional,
+            overrides: Vec::new(),
+        }
+    }
+}
+
+/// A comma-separated list of token ids, e.g. `3,4,5`.
+#[derive(Debug, Clone)]
+struct Ids(Vec<u32>);
+
+/// Parse `3,4,5` (spaces around the commas allowed) into ids.
+fn parse_ids(s: &str) -> Result<Ids, String> {
+    if s.trim().is_empty() {
+        return Err("no ids given (expected a comma-separated list such as 3,4,5)".into());
+    }
+    s.split(',')
+        .map(|part| {
+            let part = part.trim();
+            part.parse::<u32>().map_err(|_| format!("{part:?} is not a token id (a non-negative integer)"))
+        })
+        .collect::<Result<Vec<u32>, String>>()
+        .map(Ids)
+}
+
+#[derive(Args, Debug)]
+struct ForwardArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    #[command(flatten)]
+    src: SrcInput,
+    #[command(flatten)]
+    tgt: TgtInput,
+    #[command(flatten)]
+    run: RunFlags,
+    /// Indent the JSON.
+    #[arg(long)]
+    pretty: bool,
+}
+
+/// The source sentence, as text or as ids (exactly one).
+#[derive(Args, Debug)]
+#[group(required = true, multiple = false)]
+struct SrcInput {
+    /// Source text, tokenised with the model's tokenizer (unknown words become <unk>).
+    #[arg(long, value_name = "TEXT")]
+    src: Option<String>,
+    /// Source token ids, comma-separated (e.g. 3,4,5), used verbatim.
+    #[arg(long, value_name = "IDS", value_parser = parse_ids)]
+    src_ids: Option<Ids>,
+}
+
+/// The decoder input, as target tokens or as ids (exactly one).
+#[derive(Args, Debug)]
+#[group(required = true, multiple = false)]
+struct TgtInput {
+    /// Target tokens separated by whitespace (e.g. a prefix of the translation); the decoder
+    /// input is <bos> followed by these tokens.
+    #[arg(long, value_name = "TEXT")]
+    tgt: Option<String>,
+    /// Decoder input ids, comma-separated (e.g. 1,6), used verbatim (no <bos> is added).
+    #[arg(long, value_name = "IDS", value_parser = parse_ids)]
+    tgt_ids: Option<Ids>,
+}
+
+#[derive(Args, Debug)]
+struct TranslateArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    #[command(flatten)]
+    run: RunFlags,
+    /// Stop after this many generated tokens (default and upper bound: the model's max_len).
+    #[arg(long, value_name = "N")]
+    max_steps: Option<usize>,
+    /// The sentences to translate, one output line each.
+    #[arg(value_name = "TEXT", required = true)]
+    texts: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct InfoArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+}
+
+/// Why the program stops early.
+#[derive(Debug)]
+enum Failure {
+    /// A one-line message and an exit code.
+    Message(String, u8),
+    /// stdout was closed by the reader: stop quietly.
+    ClosedPipe,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        let code = match e {
+            Error::Input(_) => EXIT_USAGE,
+            Error::Format(_) => EXIT_RUNTIME,
+        };
+        Failure::Message(e.to_string(), code)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::ClosedPipe
+        } else {
+            Failure::Message(format!("cannot write the output: {e}"), EXIT_RUNTIME)
+        }
+    }
+}
+
+/// Read and load a model file.
+fn load(path: &Path) -> Result<Model, Failure> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::Message(format!("cannot read model file {:?}: {e}", path.display()), EXIT_RUNTIME))?;
+    Model::from_safetensors(&bytes).map_err(|e| Failure::Message(format!("{}: {e}", path.display()), EXIT_RUNTIME))
+}
+
+/// A matrix as nested rows.
+fn rows(m: &attnscope::Mat) -> Vec<Vec<f32>> {
+    (0..m.nrows()).map(|i| m.row_vec(i)).collect()
+}
+
+/// One attention of every layer: `[L][H][T_q][T_k]`.
+fn weights<'a>(layers: impl Iterator<Item = &'a Vec<HeadTrace>>) -> Vec<Vec<Vec<Vec<f32>>>> {
+    layers.map(|heads| heads.iter().map(|h| rows(&h.weights)).collect()).collect()
+}
+
+/// The `attention` object of `forward`'s output.
+#[derive(Serialize)]
+struct AttentionOut {
+    /// `[L_enc][H][S][S]`
+    encoder: Vec<Vec<Vec<Vec<f32>>>>,
+    /// `[L_dec][H][T][T]`
+    decoder_self: Vec<Vec<Vec<Vec<f32>>>>,
+    /// `[L_dec][H][T][S]`
+    cross: Vec<Vec<Vec<Vec<f32>>>>,
+}
+
+/// `forward`'s output.
+#[derive(Serialize)]
+struct ForwardOut {
+    src_tokens: Vec<String>,
+    tgt_tokens: Vec<String>,
+    src_ids: Vec<u32>,
+    tgt_ids: Vec<u32>,
+    /// Source tokens that are not in the vocabulary (they were fed as `<unk>`).
+    unknown: Vec<String>,
+    heads: usize,
+    /// `[S][d_model]`
+    encoder_output: Vec<Vec<f32>>,
+    /// `[T][d_model]`
+    decoder_output: Vec<Vec<f32>>,
+    /// `[T][V]`
+    logits: Vec<Vec<f32>>,
+    attention: AttentionOut,
+}
+
+/// The vocabulary entry of each id (`"?"` outside the vocabulary; the engine rejects those).
+fn tokens_of(vocab: &[String], ids: &[u32]) -> Vec<String> {
+    ids.iter().map(|&id| vocab.get(id as usize).cloned().unwrap_or_else(|| "?".into())).collect()
+}
+
+/// Write a warning line on stderr (never fails: a closed stderr is ignored).
+fn warn(msg: &str) {
+    let _ = writeln!(io::stderr(), "attnscope: warning: {msg}");
+}
+
+fn forward(args: ForwardArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let tok = &model.tokenizer;
+    let cfg = &model.config;
+
+    let (src_tokens, src_ids, unknown) = match (&args.src.src, &args.src.src_ids) {
+        (Some(text), _) => {
+            let enc = tok.encode_src(text)?;
+            let unknown = enc.unknown.iter().map(|&i| enc.tokens[i].clone()).collect();
+            (enc.tokens, enc.ids, unknown)
+        }
+        (None, Some(Ids(ids))) => (tokens_of(&cfg.src_vocab, ids), ids.clone(), Vec::new()),
+        (None, None) => unreachable!("clap requires --src or --src-ids"),
+    };
+    let (tgt_tokens, tgt_ids) = match (&args.tgt.tgt, &args.tgt.tgt_ids) {
+        (Some(text), _) => {
+            let enc = tok.encode_tgt(text)?;
+            for &i in &enc.unknown {
+                warn(&format!(
+                    "target token {:?} is not in the vocabulary; fed as {:?}",
+                    enc.tokens[i], cfg.specials.unk
+                ));
+            }
+            let mut tokens = vec![cfg.specials.bos.clone()];
+            tokens.extend(enc.tokens);
+            let mut ids = vec![tok.bos];
+            ids.extend(enc.ids);
+            (tokens, ids)
+        }
+        (None, Some(Ids(ids))) => (tokens_of(&cfg.tgt_vocab, ids), ids.clone()),
+        (None, None) => unreachable!("clap requires --tgt or --tgt-ids"),
+    };
+
+    let trace = model.forward(&src_ids, &tgt_ids, &args.run.options())?;
+    let out = ForwardOut {
+        src_tokens,
+        tgt_tokens,
+        src_ids,
+        tgt_ids,
+        unknown,
+        heads: trace.heads,
+        encoder_output: rows(&trace.encoder.memory),
+        decoder_output: rows(&trace.decoder.output),
+        logits: rows(&trace.decoder.logits),
+        attention: AttentionOut {
+            encoder: weights(trace.encoder.layers.iter().map(|l| &l.self_attn.sublayer.heads)),
+            decoder_self: weights(trace.decoder.layers.iter().map(|l| &l.self_attn.sublayer.heads)),
+            cross: weights(trace.decoder.layers.iter().map(|l| &l.cross_attn.sublayer.heads)),
+        },
+    };
+    print_json(&out, args.pretty)
+}
+
+/// Serialise `value` and print it as one line (or indented) on stdout.
+fn print_json<T: Serialize>(value: &T, pretty: bool) -> Result<(), Failure> {
+    let text = if pretty { serde_json::to_string_pretty(value) } else { serde_json::to_string(value) }
+        .map_err(|e| Failure::Message(format!("cannot serialise the output: {e}"), EXIT_RUNTIME))?;
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}
+
+fn translate(args: TranslateArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let opts = args.run.options();
+    // Everything that can be wrong with the input is found before the first line is printed.
+    opts.validate(&model.config)?;
+    let encoded = args.texts.iter().map(|t| model.tokenizer.encode_src(t)).collect::<Result<Vec<_>, Error>>()?;
+    let max_steps = args.max_steps.unwrap_or(model.config.max_len);
+    let mut out = io::stdout().lock();
+    for (text, enc) in args.texts.iter().zip(&encoded) {
+        if !enc.unknown.is_empty() {
+            let words: Vec<&str> = enc.unknown.iter().map(|&i| enc.tokens[i].as_str()).collect();
+            warn(&format!("unknown words in {text:?}, read as {:?}: {}", model.config.specials.unk, words.join(" ")));
+        }
+        let decoding = attnscope::greedy(&model, &enc.ids, &opts, max_steps)?;
+        writeln!(out, "{}", model.tokenizer.detokenize(&decoding.tokens))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn info(args: InfoArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let cfg = &model.config;
+    let mut value = serde_json::to_value(cfg)
+        .map_err(|e| Failure::Message(format!("cannot serialise the config: {e}"), EXIT_RUNTIME))?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.remove("src_vocab");
+        obj.remove("tgt_vocab");
+        obj.insert("src_vocab_size".into(), cfg.src_vocab.len().into());
+        obj.insert("tgt_vocab_size".into(), cfg.tgt_vocab.len().into());
+        obj.insert("head_choices".into(), cfg.head_choices().into());
+    }
+    print_json(&value, true)
+}
+
+/// Collapse clap's multi-line error into one line: its message and the lines that belong to
+/// it, without the usage block, tips and the "--help" hint.
+fn one_line_clap_error(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut parts = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() || line.starts_with("tip:") {
+            continue;
+        }
+        parts.push(line.strip_prefix("error:").unwrap_or(line).trim().to_string());
+    }
+    parts.join(" ")
+}
+
+fn main() -> ExitCode {
+    // A bug in the engine should still end in one line, not a backtrace dump.
+    std::panic::set_hook(Box::new(|info| {
+        let _ = writeln!(io::stderr(), "attnscope: error: internal error (please report): {info}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = write!(io::stdout(), "{}", e.render());
+                return ExitCode::SUCCESS;
+            }
+            let msg = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                "no command given; run 'attnscope --help' (commands: forward, translate, info)".to_string()
+            } else {
+                one_line_clap_error(&e)
+            };
+            let _ = writeln!(io::stderr(), "attnscope: error: {msg}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let result = match cli.command {
+        Command::Forward(a) => forward(a),
+        Command::Translate(a) => translate(a),
+        Command::Info(a) => info(a),
+    };
+    match result {
+        Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
+        Err(Failure::Message(msg, code)) => {
+            let msg = msg.replace('\n', " ");
+            let _ = writeln!(io::stderr(), "attnscope: error: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}

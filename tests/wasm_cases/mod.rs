@@ -27,7 +27,8 @@ fn num(v: &JsValue, path: &str) -> f64 {
 /// A trace matrix: its shape and values, checked to be a real Float32Array.
 fn mat(v: &JsValue, path: &str) -> (usize, usize, Vec<f32>) {
     let m = get(v, path);
-    let data = get(&m, "data").dyn_into::<Float32Array>().unwrap_or_else(|_| panic!("{path}.data is not a Float32Array"));
+    let data =
+        get(&m, "data").dyn_into::<Float32Array>().unwrap_or_else(|_| panic!("{path}.data is not a Float32Array"));
     (num(&m, "rows") as usize, num(&m, "cols") as usize, data.to_vec())
 }
 
@@ -151,4 +152,34 @@ fn a_nan_in_an_edit_is_refused() {
     block[3] = f32::NAN;
     assert!(lab.set_block("decoder_cross", 0, 0, "k", &block).is_err());
     assert_eq!(lab.edit_count(), 0);
+}
+
+#[wasm_bindgen_test]
+fn attend_on_raw_vectors_is_a_weighted_average_of_them() {
+    use attnscope::wasm::attend;
+    // x = [[1, 0], [0, 1]], W_Q = W_K = I, no scaling: scores = x x^T = I,
+    // weights row 0 = softmax([1, 0]) = [e/(e+1), 1/(e+1)] = [0.7311, 0.2689].
+    let x = [1.0, 0.0, 0.0, 1.0];
+    let eye = [1.0, 0.0, 0.0, 1.0];
+    let out = attend(&x, 2, 2, &eye, &eye, 2, false, false).unwrap();
+    let w = mat(&out, "weights").2;
+    assert!((w[0] - 0.731_058_6).abs() < 1e-6 && (w[1] - 0.268_941_4).abs() < 1e-6, "{w:?}");
+    // output row 0 = 0.7311 * [1, 0] + 0.2689 * [0, 1]
+    let o = mat(&out, "output").2;
+    assert!((o[0] - w[0]).abs() < 1e-6 && (o[1] - w[1]).abs() < 1e-6);
+    assert!(attend(&x, 3, 2, &eye, &eye, 2, true, false).is_err(), "shape mismatch");
+    assert!(attend(&[f32::NAN, 0.0, 0.0, 1.0], 2, 2, &eye, &eye, 2, true, false).is_err(), "NaN");
+}
+
+#[wasm_bindgen_test]
+fn kernel_smoothing_weights_sum_to_one() {
+    use attnscope::wasm::kernel_smooth;
+    // Symmetric points around x0 = 0 with ys = xs: the weighted average is 0.
+    let out = kernel_smooth(&[-1.0, 0.0, 1.0], &[-1.0, 0.0, 1.0], 0.0, 1.0).unwrap();
+    let w: Vec<f64> = Array::from(&get(&out, "weights")).iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-6);
+    assert!(w[0] == w[2] && w[1] > w[0]);
+    assert!(num(&out, "value").abs() < 1e-6);
+    assert!(kernel_smooth(&[0.0], &[0.0], 0.0, 0.0).is_err(), "zero width");
+    assert!(kernel_smooth(&[0.0, 1.0], &[0.0], 0.0, 1.0).is_err(), "length mismatch");
 }
