@@ -23,15 +23,21 @@ use crate::trace::{AttentionTrace, HeadTrace, Mat};
 
 /// Row-wise softmax: `w_ij = exp(x_ij - max_i) / sum_j exp(x_ij - max_i)`.
 ///
-/// `-inf` entries get weight exactly 0; an all-`-inf` row gets all zeros (see module docs).
+/// `-inf` entries get weight exactly 0; a row whose every entry is `-inf` gets all zeros
+/// (see module docs). A NaN anywhere in a row makes the whole row NaN: it is never mistaken
+/// for a masked row, and [`crate::Model`] reports it as an error.
 pub fn softmax_rows(x: &DMatrix<f32>) -> DMatrix<f32> {
     let mut y = x.clone();
     for mut row in y.row_iter_mut() {
-        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        if max == f32::NEG_INFINITY {
+        if row.iter().any(|v| v.is_nan()) {
+            row.fill(f32::NAN);
+            continue;
+        }
+        if row.iter().all(|&v| v == f32::NEG_INFINITY) {
             row.fill(0.0);
             continue;
         }
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let mut sum = 0.0;
         for v in row.iter_mut() {
             *v = libm::expf(*v - max);

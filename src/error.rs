@@ -10,13 +10,16 @@ pub enum Error {
     Format(String),
     /// The input to a run is unusable: bad ids, empty text, a non-divisor head count, ...
     Input(String),
+    /// A run overflowed `f32` (weights or edits too large) and produced NaN or infinity.
+    Numeric(String),
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Format(m) => write!(f, "invalid model file: {m}"),
+            Error::Format(m) => write!(f, "invalid file: {m}"),
             Error::Input(m) => write!(f, "invalid input: {m}"),
+            Error::Numeric(m) => write!(f, "numeric overflow: {m}"),
         }
     }
 }

@@ -14,7 +14,7 @@ use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, RowDVector};
-use safetensors::{Dtype, SafeTensors};
+use safetensors::{Dtype, SafeTensorError, SafeTensors};
 
 use crate::attention::MultiHeadAttention;
 use crate::config::{Config, Positional};
@@ -43,15 +43,38 @@ pub fn open<'a>(bytes: &'a [u8], key: &str) -> Result<(SafeTensors<'a>, String)>
     if n > MAX_HEADER || n > (bytes.len() as u64).saturating_sub(8) {
         return Err(format_err!("header length {n} is larger than the file or than {MAX_HEADER} bytes"));
     }
-    let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| format_err!("{e:?}"))?;
+    let (_, meta) = SafeTensors::read_metadata(bytes).map_err(describe)?;
     let value = meta
         .metadata()
         .as_ref()
         .and_then(|m| m.get(key))
         .cloned()
         .ok_or_else(|| format_err!("__metadata__ has no {key:?} entry"))?;
-    let st = SafeTensors::deserialize(bytes).map_err(|e| format_err!("{e:?}"))?;
+    let st = SafeTensors::deserialize(bytes).map_err(describe)?;
     Ok((st, value))
+}
+
+/// A safetensors error in words.
+fn describe(e: SafeTensorError) -> crate::Error {
+    use SafeTensorError as E;
+    match e {
+        E::InvalidHeader => format_err!("the header is not UTF-8 text"),
+        E::InvalidHeaderStart | E::InvalidHeaderDeserialization | E::JsonError(_) => {
+            format_err!("the header is not a valid safetensors JSON header")
+        }
+        E::HeaderTooLarge | E::HeaderTooSmall | E::InvalidHeaderLength => {
+            format_err!("the header length does not fit the file")
+        }
+        E::TensorNotFound(name) => format_err!("tensor {name:?} is missing"),
+        E::TensorInvalidInfo | E::InvalidTensorView(..) => {
+            format_err!("a tensor's byte range does not match its dtype and shape")
+        }
+        E::InvalidOffset(name) => format_err!("tensor {name:?} has offsets that overlap or leave gaps"),
+        E::MetadataIncompleteBuffer => format_err!("the tensors do not cover the file exactly (truncated or padded?)"),
+        E::ValidationOverflow => format_err!("a tensor shape is so large that its size overflows"),
+        #[allow(unreachable_patterns)]
+        other => format_err!("{other:?}"),
+    }
 }
 
 /// Reads named tensors out of a parsed file, remembering which were used.

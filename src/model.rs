@@ -6,8 +6,19 @@ use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::input_err;
 use crate::tokenizer::Tokenizer;
-use crate::trace::{DecoderTrace, EncoderTrace, Trace};
+use crate::trace::{DecoderTrace, EncoderTrace, Mat, Trace};
+use crate::Error;
 use crate::Result;
+
+/// NaN or infinity in `m` means the weights (or edits) overflowed f32: an error, never a
+/// silent NaN downstream.
+fn finite(what: &str, m: &Mat) -> Result<()> {
+    if m.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(Error::Numeric(alloc::format!("{what} overflowed to NaN or infinity: the weights or edits are too large")))
+    }
+}
 
 /// A loaded encoder-decoder Transformer. Build one with [`Model::from_safetensors`].
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +48,9 @@ impl Model {
         let h = opts.heads_for(&self.config)?;
         opts.validate(&self.config)?;
         self.check_ids("source", src, self.config.src_vocab.len())?;
-        Ok(self.encoder.forward(src, h, opts))
+        let trace = self.encoder.forward(src, h, opts);
+        finite("the encoder memory", &trace.memory)?;
+        Ok(trace)
     }
 
     /// The decoder alone, over an encoder's memory: target ids `(T)` -> probabilities `(T, V)`.
@@ -45,7 +58,17 @@ impl Model {
         let h = opts.heads_for(&self.config)?;
         opts.validate(&self.config)?;
         self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
-        Ok(self.decoder.forward(tgt, &encoder.memory, h, opts))
+        let memory = &encoder.memory;
+        if memory.nrows() == 0 || memory.ncols() != self.config.d_model {
+            return Err(input_err!(
+                "the memory is {:?}; this model needs (S >= 1, d_model = {})",
+                memory.shape(),
+                self.config.d_model
+            ));
+        }
+        let trace = self.decoder.forward(tgt, memory, h, opts);
+        finite("the logits", &trace.logits)?;
+        Ok(trace)
     }
 
     /// The multi-head attention of `stack` at `layer`.

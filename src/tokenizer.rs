@@ -40,6 +40,7 @@ pub struct Tokenizer {
     tgt_vocab: Vec<String>,
     src_unk: u32,
     tgt_unk: Option<u32>,
+    pad: Option<u32>,
     /// Id of `<bos>` in the target vocabulary.
     pub bos: u32,
     /// Id of `<eos>` in the target vocabulary.
@@ -71,12 +72,22 @@ pub fn split_words(text: &str, lowercase: bool, contractions: bool) -> Vec<Strin
                 let word: String = chars[start..i].iter().collect();
                 push_word(word, contractions, &mut out);
             } else {
-                out.push(chars[i].to_string());
+                // A symbol, with what belongs to it: variation selectors, skin tones, keycaps,
+                // and zero-width-joined emoji ("❤️", "👍🏽", "👩‍💻" stay one token each).
+                let start = i;
                 i += 1;
+                while i < chars.len() && (is_modifier(chars[i]) || chars[i - 1] == '\u{200D}') {
+                    i += 1;
+                }
+                out.push(chars[start..i].iter().collect());
             }
         }
     }
     out
+}
+
+fn is_modifier(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{200D}' | '\u{20E3}' | '\u{1F3FB}'..='\u{1F3FF}' | '\u{E0020}'..='\u{E007F}')
 }
 
 fn push_word(word: String, contractions: bool, out: &mut Vec<String>) {
@@ -113,6 +124,7 @@ impl Tokenizer {
             settings: cfg.tokenizer.clone(),
             src_unk: src.get(&s.unk).copied().unwrap_or(0),
             tgt_unk: tgt.get(&s.unk).copied(),
+            pad: tgt.get(&s.pad).copied(),
             bos: tgt.get(&s.bos).copied().unwrap_or(0),
             eos: tgt.get(&s.eos).copied().unwrap_or(0),
             src,
@@ -173,10 +185,10 @@ impl Tokenizer {
         self.tgt_vocab.get(id as usize).map_or("?", String::as_str)
     }
 
-    /// Print target ids as text: `<bos>`/`<eos>` dropped, glue tokens attached to the previous one.
+    /// Print target ids as text: `<bos>`/`<eos>`/`<pad>` dropped, glue tokens attached to the previous one.
     pub fn detokenize(&self, ids: &[u32]) -> String {
         let mut out = String::new();
-        for &id in ids.iter().filter(|&&id| id != self.bos && id != self.eos) {
+        for &id in ids.iter().filter(|&&id| id != self.bos && id != self.eos && Some(id) != self.pad) {
             let tok = self.tgt_token(id);
             if !out.is_empty() && !self.settings.glue.iter().any(|g| g == tok) {
                 out.push(' ');

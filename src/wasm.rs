@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 use crate::config::{Matrix, Override, RunOptions, Stack};
 use crate::decode::{greedy, Step};
 use crate::tokenizer::{split_words, Encoded};
-use crate::trace::{Mat, Trace};
+use crate::trace::{EncoderTrace, Mat, Trace};
 use crate::vectors::WordVectors;
 use crate::Model;
 
@@ -125,6 +125,12 @@ struct Translation<'a> {
 struct RunOut<'a> {
     decoder_tokens: Vec<&'a str>,
     trace: &'a Trace,
+}
+
+#[derive(Serialize)]
+struct EncoderOut<'a> {
+    heads: usize,
+    encoder: &'a EncoderTrace,
 }
 
 /// How many next-token candidates each decoding step reports.
@@ -294,6 +300,17 @@ impl Lab {
         let trace = self.model.forward(&self.source.ids, &self.target, &self.opts).map_err(err)?;
         let tok = &self.model.tokenizer;
         to_js(&RunOut { decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(), trace: &trace })
+    }
+
+    /// The encoder alone over the current source with the current options and edits:
+    /// `{heads, encoder}` (the `trace.encoder` of [`Lab::run`]). For redrawing encoder
+    /// attention while an encoder W_Q/W_K cell is dragged, without running the decoder.
+    #[wasm_bindgen(js_name = runEncoder)]
+    pub fn run_encoder(&self) -> Result<JsValue, JsError> {
+        self.need_source()?;
+        let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
+        let encoder = self.model.encode(&self.source.ids, &self.opts).map_err(err)?;
+        to_js(&EncoderOut { heads, encoder: &encoder })
     }
 }
 

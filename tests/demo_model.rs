@@ -37,7 +37,11 @@ fn test_set() -> Vec<(String, Vec<String>, Vec<i64>)> {
 fn translate(model: &Model, text: &str) -> Vec<String> {
     let src = model.tokenizer.encode_src(text).unwrap();
     let out = greedy(model, &src.ids, &RunOptions::default(), model.config.max_len).unwrap();
-    out.tokens.iter().filter(|&&t| t != model.tokenizer.eos).map(|&t| model.tokenizer.tgt_token(t).to_string()).collect()
+    out.tokens
+        .iter()
+        .filter(|&&t| t != model.tokenizer.eos)
+        .map(|&t| model.tokenizer.tgt_token(t).to_string())
+        .collect()
 }
 
 #[test]
@@ -90,15 +94,19 @@ fn cross_attention_points_at_the_gold_aligned_source_word() {
             if gold < 0 {
                 continue;
             }
-            let mean: Vec<f32> =
-                (0..src.ids.len()).map(|j| heads.iter().map(|h| h.weights[(t, j)]).sum::<f32>() / heads.len() as f32).collect();
+            let mean: Vec<f32> = (0..src.ids.len())
+                .map(|j| heads.iter().map(|h| h.weights[(t, j)]).sum::<f32>() / heads.len() as f32)
+                .collect();
             let best = attnscope::decode::argmax(&mean) as i64;
             total += 1;
             hits += usize::from(best == gold);
         }
     }
     let rate = hits as f64 / total as f64;
-    println!("cross-attention alignment (last decoder layer, mean over heads): {:.2}% of {total} content words", 100.0 * rate);
+    println!(
+        "cross-attention alignment (last decoder layer, mean over heads): {:.2}% of {total} content words",
+        100.0 * rate
+    );
     assert!(rate >= 0.90, "alignment {:.2}% < 90%", 100.0 * rate);
 }
 
@@ -118,14 +126,20 @@ fn producing_the_second_emma_attends_to_she_or_emma() {
     let src = tok.encode_src(SEED).unwrap();
     let out = greedy(&model, &src.ids, &RunOptions::default(), 64).unwrap();
     let emma = tok.encode_tgt("엠마").unwrap().ids[0];
-    let second = out.tokens.iter().enumerate().filter(|(_, &t)| t == emma).nth(1).map(|(i, _)| i).expect("a second 엠마");
+    let second =
+        out.tokens.iter().enumerate().filter(|(_, &t)| t == emma).nth(1).map(|(i, _)| i).expect("a second 엠마");
     let targets: Vec<usize> =
         src.tokens.iter().enumerate().filter(|(_, w)| *w == "she" || *w == "emma").map(|(i, _)| i).collect();
     let mut best = (0.0f32, 0, 0);
     for (l, layer) in out.steps[second].cross.iter().enumerate() {
         for h in 0..layer.nrows() {
             let w: f32 = targets.iter().map(|&j| layer[(h, j)]).sum();
-            println!("step {second} (second 엠마), cross-attention layer {} head {}: {:.3} on she/emma", l + 1, h + 1, w);
+            println!(
+                "step {second} (second 엠마), cross-attention layer {} head {}: {:.3} on she/emma",
+                l + 1,
+                h + 1,
+                w
+            );
             if w > best.0 {
                 best = (w, l, h);
             }
@@ -138,7 +152,14 @@ fn producing_the_second_emma_attends_to_she_or_emma() {
         for (h, head) in layer.self_attn.sublayer.heads.iter().enumerate() {
             let row = head.weights.row_vec(she);
             let top = attnscope::decode::argmax(&row) as usize;
-            println!("encoder layer {} head {}: \"she\" attends most to {:?} ({:.3}), to \"emma\" {:.3}", l + 1, h + 1, src.tokens[top], row[top], row[0]);
+            println!(
+                "encoder layer {} head {}: \"she\" attends most to {:?} ({:.3}), to \"emma\" {:.3}",
+                l + 1,
+                h + 1,
+                src.tokens[top],
+                row[top],
+                row[0]
+            );
         }
     }
     assert!(best.0 >= 0.5, "no head puts half its weight on she/emma (best {:.3})", best.0);
@@ -150,7 +171,8 @@ fn quantised_word_vectors_keep_the_float_cosines() {
     let table = WordVectors::from_safetensors(&bytes).unwrap();
     assert!(table.len() >= 20_000, "only {} words", table.len());
     let reference: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("tests/data/glove-reference.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/data/glove-reference.json")).unwrap())
+            .unwrap();
     for pair in reference.as_array().unwrap() {
         let (a, b) = (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap());
         let want = pair["cosine"].as_f64().unwrap() as f32;
@@ -160,6 +182,11 @@ fn quantised_word_vectors_keep_the_float_cosines() {
     }
     assert!(table.get("qwxzv").is_none(), "unknown words are reported as None");
     let model = model();
-    let missing: Vec<&String> = model.config.src_vocab.iter().filter(|w| w.chars().all(char::is_alphabetic) && table.get(w).is_none()).collect();
+    let missing: Vec<&String> = model
+        .config
+        .src_vocab
+        .iter()
+        .filter(|w| w.chars().all(char::is_alphabetic) && table.get(w).is_none())
+        .collect();
     println!("demo source words without a GloVe vector: {missing:?}");
 }

@@ -18,9 +18,8 @@ fn every_fixture_matches_pytorch() {
         let model = load_model(name);
         let exp = Expected::load(name);
         let opts = exp.options();
-        let trace = model
-            .forward(&exp.ids("src_ids"), &exp.ids("tgt_ids"), &opts)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let trace =
+            model.forward(&exp.ids("src_ids"), &exp.ids("tgt_ids"), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
 
         let mut worst: f32 = 0.0;
         let mut check = |what: &str, got: Vec<f32>| {

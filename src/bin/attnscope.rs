@@ -28,9 +28,11 @@ const EXIT_RUNTIME: u8 = 1;
 #[command(
     name = "attnscope",
     version,
-    about = "Run an attnscope Transformer model file: forward pass with every attention weight, greedy translation, configuration",
-    after_help = "Exit codes: 0 success, 1 a file cannot be read or is not a valid model, 2 the command line \
-                  asks for something impossible (bad flags, bad ids, empty text, heads not dividing d_model)."
+    about = "Run an attnscope Transformer model file: a forward pass with every attention weight, \
+             greedy translation, the configuration",
+    after_help = "Exit codes: 0 success, 1 a file cannot be read or is not a valid model, \
+                  2 the command line asks for something impossible \
+                  (bad flags, bad ids, empty text, heads not dividing d_model)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -39,9 +41,14 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// One teacher-forced forward pass, printed as one JSON object: src_tokens, tgt_tokens,
-    /// src_ids, tgt_ids, unknown, encoder_output [S][d], decoder_output [T][d], logits [T][V],
-    /// attention {encoder [L][H][S][S], decoder_self [L][H][T][T], cross [L][H][T][S]}.
+    /// One teacher-forced forward pass with every attention weight, printed as one JSON object.
+    ///
+    /// The object holds: src_tokens, tgt_tokens (the tokens used), src_ids, tgt_ids, unknown
+    /// (source words not in the vocabulary, fed as <unk>), heads, encoder_output [S][d],
+    /// decoder_output [T][d] (after the final norms), logits [T][V], and attention {encoder
+    /// [L][H][S][S], decoder_self [L][H][T][T], cross [L][H][T][S]}.
+    ///
+    /// The decoder input is <bos> followed by the --tgt tokens, or the --tgt-ids verbatim.
     Forward(ForwardArgs),
     /// Greedy translation of each TEXT, one line per TEXT; unknown words are reported on stderr.
     Translate(TranslateArgs),
@@ -177,7 +184,7 @@ impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
         let code = match e {
             Error::Input(_) => EXIT_USAGE,
-            Error::Format(_) => EXIT_RUNTIME,
+            Error::Format(_) | Error::Numeric(_) => EXIT_RUNTIME,
         };
         Failure::Message(e.to_string(), code)
     }
@@ -370,7 +377,15 @@ fn one_line_clap_error(e: &clap::Error) -> String {
 fn main() -> ExitCode {
     // A bug in the engine should still end in one line, not a backtrace dump.
     std::panic::set_hook(Box::new(|info| {
-        let _ = writeln!(io::stderr(), "attnscope: error: internal error (please report): {info}");
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("unknown cause");
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let msg = msg.replace('\n', " ");
+        let _ = writeln!(io::stderr(), "attnscope: error: internal error{at}: {msg} (please report this bug)");
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -1,0 +1,418 @@
+//! The `attnscope` binary, run as a user would: its JSON against the PyTorch fixtures, the
+//! option flags, the text path, and every kind of bad input (one stderr line, the documented
+//! exit code, never a panic).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+use common::*;
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const TOL: f32 = 1e-4;
+const BIN: &str = env!("CARGO_BIN_EXE_attnscope");
+
+fn model_path(name: &str) -> String {
+    fixture_dir().join(format!("{name}.safetensors")).to_string_lossy().into_owned()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("the attnscope binary runs")
+}
+
+fn ids_arg(ids: &[u32]) -> String {
+    ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// The command-line flags that express a fixture's run options (`None` when it has overrides,
+/// which the CLI cannot express).
+fn flags_for(exp: &Expected) -> Option<Vec<String>> {
+    let o = exp.options();
+    if !o.overrides.is_empty() {
+        return None;
+    }
+    let mut flags = vec!["--heads".to_string(), o.heads.unwrap().to_string()];
+    let mut flag = |on: bool, name: &str| {
+        if on {
+            flags.push(name.to_string())
+        }
+    };
+    flag(!o.scale, "--no-scale");
+    flag(!o.causal_decoder, "--no-causal-mask");
+    flag(o.causal_encoder, "--causal-encoder");
+    flag(!o.positional, "--no-positional");
+    Some(flags)
+}
+
+/// Parse stdout as the one JSON object `forward` prints (and check it is one line).
+fn json_of(out: &Output, what: &str) -> Value {
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}, stderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 1, "{what}: forward must print one line of JSON");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{what}: stdout is not JSON: {e}"))
+}
+
+/// Flatten nested JSON arrays of numbers, row-major, and record the nesting shape.
+fn flatten(v: &Value, shape: &mut Vec<usize>, depth: usize, out: &mut Vec<f32>) {
+    match v {
+        Value::Array(items) => {
+            if shape.len() <= depth {
+                shape.push(items.len());
+            }
+            for item in items {
+                flatten(item, shape, depth + 1, out);
+            }
+        }
+        Value::Number(n) => out.push(n.as_f64().unwrap() as f32),
+        other => panic!("expected a number, got {other}"),
+    }
+}
+
+fn tensor_of(v: &Value) -> Tensor {
+    let (mut shape, mut data) = (Vec::new(), Vec::new());
+    flatten(v, &mut shape, 0, &mut data);
+    Tensor { shape, data }
+}
+
+/// Largest difference between the CLI's tensors and the fixture's, over every compared tensor.
+fn worst_diff(name: &str, json: &Value, exp: &Expected) -> f32 {
+    let pairs = [
+        ("encoder_output", &json["encoder_output"]),
+        ("decoder_output", &json["decoder_output"]),
+        ("logits", &json["logits"]),
+        ("attn.encoder", &json["attention"]["encoder"]),
+        ("attn.decoder_self", &json["attention"]["decoder_self"]),
+        ("attn.cross", &json["attention"]["cross"]),
+    ];
+    let mut worst: f32 = 0.0;
+    for (what, got) in pairs {
+        let got = tensor_of(got);
+        let want = exp.tensor(what);
+        assert_eq!(got.shape, want.shape, "{name}: {what} has shape {:?}, expected {:?}", got.shape, want.shape);
+        worst = worst.max(max_diff(&format!("{name} {what}"), &got.data, &want.data));
+    }
+    worst
+}
+
+fn forward_ids(name: &str, src: &[u32], tgt: &[u32], flags: &[String]) -> Value {
+    let model = model_path(name);
+    let (src, tgt) = (ids_arg(src), ids_arg(tgt));
+    let mut args = vec!["forward", "--model", &model, "--src-ids", &src, "--tgt-ids", &tgt];
+    args.extend(flags.iter().map(String::as_str));
+    json_of(&run(&args), &format!("{name} {args:?}"))
+}
+
+#[test]
+fn forward_with_ids_matches_every_expressible_fixture() {
+    let mut checked = 0;
+    for name in fixture_names() {
+        let exp = Expected::load(&name);
+        let Some(flags) = flags_for(&exp) else { continue };
+        let (src, tgt) = (exp.ids("src_ids"), exp.ids("tgt_ids"));
+        let json = forward_ids(&name, &src, &tgt, &flags);
+        let d = worst_diff(&name, &json, &exp);
+        assert!(d <= TOL, "{name} with {flags:?}: the CLI differs from PyTorch by {d:e}");
+        let ids = |k: &str| -> Vec<u32> { serde_json::from_value(json[k].clone()).unwrap() };
+        assert_eq!(ids("src_ids"), src, "{name}: src_ids echoed");
+        assert_eq!(ids("tgt_ids"), tgt, "{name}: tgt_ids echoed (verbatim, no <bos> added)");
+        assert_eq!(json["unknown"], Value::Array(vec![]), "{name}: ids have no unknown words");
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} fixtures could be run through the CLI");
+}
+
+/// Each option flag really reaches the engine: the fixture that needs a flag matches with it
+/// and clearly does not match without it.
+#[test]
+fn each_flag_is_needed_by_its_fixture() {
+    let cases: &[(&str, &[&str])] = &[
+        ("mask_flip", &["--no-causal-mask", "--causal-encoder"]),
+        ("mask_flip", &["--no-causal-mask"]),
+        ("mask_flip", &["--causal-encoder"]),
+        ("no_scale", &["--no-scale"]),
+        ("nopos_sinusoidal", &["--no-positional"]),
+        ("heads_resplit", &["--heads", "6"]),
+    ];
+    for &(name, needed) in cases {
+        let exp = Expected::load(name);
+        let all = flags_for(&exp).unwrap();
+        let (src, tgt) = (exp.ids("src_ids"), exp.ids("tgt_ids"));
+        let with = forward_ids(name, &src, &tgt, &all);
+        let d = worst_diff(name, &with, &exp);
+        assert!(d <= TOL, "{name} with {all:?} differs by {d:e}");
+        // Drop the flags under test (and "--heads N" as a pair) and expect a mismatch.
+        let mut without = Vec::new();
+        let mut i = 0;
+        while i < all.len() {
+            let skip = if all[i] == "--heads" { 2 } else { 1 };
+            if !needed.contains(&all[i].as_str()) {
+                without.extend_from_slice(&all[i..i + skip]);
+            }
+            i += skip;
+        }
+        let json = forward_ids(name, &src, &tgt, &without);
+        let shapes_differ = tensor_of(&json["attention"]["encoder"]).shape != exp.tensor("attn.encoder").shape;
+        let d = if shapes_differ { f32::INFINITY } else { worst_diff(name, &json, &exp) };
+        assert!(d > 1e-3, "{name}: dropping {needed:?} (running {without:?}) still matches (diff {d:e})");
+    }
+}
+
+/// `--src TEXT` and `--tgt TEXT` go through the tokenizer: the fixture's ids written as words
+/// (id 3 is `<unk>`, so an unknown word stands for it) give the fixture's tensors.
+#[test]
+fn forward_with_text_matches_the_fixture() {
+    let name = "nopos_sinusoidal"; // src ids [4, 5, 3, 7, 10, 6], tgt ids [1, 7, 7, 14, 18]
+    let exp = Expected::load(name);
+    let (src, tgt) = (exp.ids("src_ids"), exp.ids("tgt_ids"));
+    assert_eq!(tgt[0], 1, "tgt_ids start with <bos>");
+    let word = |id: u32| if id == 3 { "Zebra".to_string() } else { format!("W{id}") }; // lowercased by the tokenizer
+    let src_text = src.iter().map(|&i| word(i)).collect::<Vec<_>>().join("  ");
+    let tgt_text = tgt[1..].iter().map(|&i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+    let model = model_path(name);
+    let out = run(&["forward", "--model", &model, "--src", &src_text, "--tgt", &tgt_text, "--no-positional"]);
+    let json = json_of(&out, &format!("{name} --src {src_text:?} --tgt {tgt_text:?}"));
+    let d = worst_diff(name, &json, &exp);
+    assert!(d <= TOL, "{name} via text differs by {d:e}");
+
+    let strings = |k: &str| -> Vec<String> { serde_json::from_value(json[k].clone()).unwrap() };
+    let src_ids: Vec<u32> = serde_json::from_value(json["src_ids"].clone()).unwrap();
+    let tgt_ids: Vec<u32> = serde_json::from_value(json["tgt_ids"].clone()).unwrap();
+    assert_eq!(src_ids, src, "src_ids of {src_text:?}");
+    assert_eq!(tgt_ids, tgt, "tgt_ids of {tgt_text:?} must be <bos> + the tokens");
+    assert_eq!(strings("src_tokens"), ["w4", "w5", "zebra", "w7", "w10", "w6"], "src_tokens of {src_text:?}");
+    assert_eq!(strings("tgt_tokens"), ["<bos>", "w7", "w7", "w14", "w18"], "tgt_tokens of {tgt_text:?}");
+    assert_eq!(strings("unknown"), ["zebra"], "unknown words of {src_text:?}");
+}
+
+#[test]
+fn forward_output_has_the_documented_shapes() {
+    // tiny_post_relu: d_model 8, 2 heads, 1 + 1 layers, tgt vocab 12 (FIXTURES.md).
+    let json = forward_ids("tiny_post_relu", &[4, 5, 6], &[1, 7], &[]);
+    let shape = |v: &Value| tensor_of(v).shape;
+    let cases: &[(&str, &Value, &[usize])] = &[
+        ("encoder_output", &json["encoder_output"], &[3, 8]),
+        ("decoder_output", &json["decoder_output"], &[2, 8]),
+        ("logits", &json["logits"], &[2, 12]),
+        ("attention.encoder", &json["attention"]["encoder"], &[1, 2, 3, 3]),
+        ("attention.decoder_self", &json["attention"]["decoder_self"], &[1, 2, 2, 2]),
+        ("attention.cross", &json["attention"]["cross"], &[1, 2, 2, 3]),
+    ];
+    for (what, v, want) in cases {
+        assert_eq!(shape(v), *want, "shape of {what}");
+    }
+    let tokens: Vec<String> = serde_json::from_value(json["tgt_tokens"].clone()).unwrap();
+    assert_eq!(tokens, ["<bos>", "w7"], "tgt_tokens of ids 1,7");
+}
+
+#[test]
+fn translate_prints_the_greedy_translation_per_text() {
+    let name = "tiny_post_relu";
+    let model = load_model(name);
+    let texts = ["w4 w5 w6", "W7  w8", "w9 unknownword"];
+    let mut args = vec!["translate", "--model"];
+    let path = model_path(name);
+    args.push(&path);
+    args.extend(texts);
+    let out = run(&args);
+    assert!(out.status.success(), "translate {texts:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), texts.len(), "one line per text, got {stdout:?}");
+    for (text, line) in texts.iter().zip(&lines) {
+        let ids = model.tokenizer.encode_src(text).unwrap().ids;
+        let opts = attnscope::RunOptions::default();
+        let want =
+            model.tokenizer.detokenize(&attnscope::greedy(&model, &ids, &opts, model.config.max_len).unwrap().tokens);
+        assert_eq!(*line, want, "translation of {text:?}");
+    }
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "one warning line (for the third text), got {stderr:?}");
+    assert!(stderr.contains("unknownword"), "the warning names the unknown word: {stderr:?}");
+}
+
+#[test]
+fn translate_flags_reach_the_engine() {
+    // With a non-divisor head count translate must fail, with a divisor it must succeed.
+    let path = model_path("pre_gelu_learned"); // d_model 16
+    let ok = run(&["translate", "--model", &path, "--heads", "8", "--no-scale", "--no-positional", "w4 w5"]);
+    assert!(ok.status.success(), "--heads 8 on d_model 16: {}", String::from_utf8_lossy(&ok.stderr));
+    let bad = run(&["translate", "--model", &path, "--heads", "3", "w4 w5"]);
+    assert_eq!(bad.status.code(), Some(2), "--heads 3 on d_model 16");
+}
+
+#[test]
+fn info_prints_the_config_without_vocabularies() {
+    // Values from the FIXTURES.md table for pre_gelu_learned.
+    let path = model_path("pre_gelu_learned");
+    let out = run(&["info", "--model", &path]);
+    assert!(out.status.success(), "info: {}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("info prints JSON");
+    let cases: &[(&str, Value)] = &[
+        ("d_model", 16.into()),
+        ("nhead", 4.into()),
+        ("num_encoder_layers", 2.into()),
+        ("num_decoder_layers", 3.into()),
+        ("dim_feedforward", 24.into()),
+        ("norm_first", true.into()),
+        ("activation", "gelu".into()),
+        ("positional", "learned".into()),
+        ("scale_embedding", false.into()),
+        ("src_vocab_size", 23.into()),
+        ("tgt_vocab_size", 17.into()),
+    ];
+    for (key, want) in cases {
+        assert_eq!(&json[key], want, "info field {key}");
+    }
+    for key in ["src_vocab", "tgt_vocab"] {
+        assert!(json.get(key).is_none(), "info must not print {key}");
+    }
+}
+
+/// A scratch file under the target directory, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str, bytes: &[u8]) -> Scratch {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        Scratch(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn assert_clean_failure(args: &[&str], code: i32, needle: &str) {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: exit code (stderr {stderr:?})");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: stderr must be one line, got {stderr:?}");
+    assert!(stderr.starts_with("attnscope: error: "), "{args:?}: stderr {stderr:?}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr:?}");
+    assert!(
+        stderr.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: the message should mention {needle:?}: {stderr:?}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?}: nothing on stdout on error, got {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn bad_input_gives_one_line_and_an_exit_code() {
+    let m = model_path("tiny_post_relu"); // d_model 8, src vocab 10, tgt vocab 12
+    let good = std::fs::read(&m).unwrap();
+    let truncated = Scratch::new("truncated.safetensors", &good[..good.len() / 2]);
+    let not_model = Scratch::new("text.safetensors", b"this is not a model file at all");
+    let empty = Scratch::new("empty.safetensors", b"");
+    let missing = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-model.safetensors");
+    let missing = missing.to_str().unwrap();
+    let dir = fixture_dir();
+    let dir = dir.to_str().unwrap();
+    let t = truncated.path();
+    #[rustfmt::skip]
+    let cases: &[(&[&str], i32, &str)] = &[
+        // usage errors (2)
+        (&[], 2, "command"),
+        (&["forward"], 2, "--model"),
+        (&["frobnicate"], 2, "frobnicate"),
+        (&["forward", "--model", &m, "--tgt-ids", "1"], 2, "--src"),
+        (&["forward", "--model", &m, "--src-ids", "3"], 2, "--tgt"),
+        (&["forward", "--model", &m, "--src-ids", "3,x", "--tgt-ids", "1"], 2, "\"x\""),
+        (&["forward", "--model", &m, "--src-ids", "3,,4", "--tgt-ids", "1"], 2, "token id"),
+        (&["forward", "--model", &m, "--src-ids", "-1", "--tgt-ids", "1"], 2, "-1"),
+        (&["forward", "--model", &m, "--src-ids", "", "--tgt-ids", "1"], 2, "no ids"),
+        (&["forward", "--model", &m, "--src-ids", "4294967296", "--tgt-ids", "1"], 2, "4294967296"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--src", "w4", "--tgt-ids", "1"], 2, "cannot be used"),
+        (&["forward", "--model", &m, "--src-ids", "10", "--tgt-ids", "1"], 2, "source id 10"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--tgt-ids", "1,12"], 2, "target id 12"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--tgt-ids", "1", "--heads", "3"], 2, "3 heads"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--tgt-ids", "1", "--heads", "0"], 2, "0 heads"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--tgt-ids", "1", "--heads", "x"], 2, "--heads"),
+        (&["forward", "--model", &m, "--src", "", "--tgt-ids", "1"], 2, "empty"),
+        (&["forward", "--model", &m, "--src", " \t ", "--tgt-ids", "1"], 2, "empty"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--tgt", "  "], 2, "empty"),
+        (&["forward", "--model", &m, "--src-ids", "3", "--tgt-ids", "1", "--bogus"], 2, "--bogus"),
+        (&["translate", "--model", &m], 2, "TEXT"),
+        (&["translate", "--model", &m, "w4", ""], 2, "empty"),
+        (&["translate", "--model", &m, "--heads", "5", "w4"], 2, "5 heads"),
+        (&["info"], 2, "--model"),
+        // runtime errors (1): the model file
+        (&["forward", "--model", missing, "--src-ids", "3", "--tgt-ids", "1"], 1, "no-such-model"),
+        (&["info", "--model", dir], 1, "cannot read"),
+        (&["forward", "--model", t, "--src-ids", "3", "--tgt-ids", "1"], 1, "invalid file"),
+        (&["translate", "--model", not_model.path(), "w4"], 1, "invalid file"),
+        (&["info", "--model", empty.path()], 1, "too short"),
+    ];
+    for (args, code, needle) in cases {
+        assert_clean_failure(args, *code, needle);
+    }
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let help = run(&["forward", "--help"]);
+    assert!(help.status.success());
+    let text = String::from_utf8(help.stdout).unwrap();
+    assert!(text.contains("<bos>"), "forward --help documents that --tgt gets <bos> prepended: {text}");
+    let version = run(&["--version"]);
+    assert!(version.status.success());
+    assert!(String::from_utf8(version.stdout).unwrap().contains(env!("CARGO_PKG_VERSION")));
+}
+
+/// Close the reading end of stdout (after reading the first line when `read_first`, else at
+/// once, before the program has written anything) and expect a quiet, successful end.
+fn closed_pipe_case(args: &[&str], read_first: bool) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the attnscope binary runs");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    if read_first {
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        assert!(!first.is_empty(), "{args:?}: some output before the pipe closes");
+    }
+    drop(stdout); // the reader goes away, like `| head -1`
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("error"), "{args:?}: a closed pipe is not an error: {stderr}");
+    assert!(status.success(), "{args:?}: exit {:?} after the reader left", status.code());
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // long40's forward JSON (8 heads x 2 layers x 40 x 40 x 3 attentions) is far larger than a
+    // pipe buffer, so the writes after the first line fail with EPIPE.
+    let m = model_path("long40");
+    let src: Vec<u32> = (4..44).collect();
+    let src = ids_arg(&src);
+    closed_pipe_case(&["forward", "--model", &m, "--src-ids", &src, "--tgt-ids", &src, "--pretty"], true);
+    // Closed before the first write: every command's first write fails.
+    let tiny = model_path("tiny_post_relu");
+    closed_pipe_case(&["forward", "--model", &tiny, "--src-ids", "4", "--tgt-ids", "1"], false);
+    closed_pipe_case(&["translate", "--model", &tiny, "--max-steps", "2", "w4", "w5 w6"], false);
+    closed_pipe_case(&["info", "--model", &tiny], false);
+}
