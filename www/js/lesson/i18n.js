@@ -1,0 +1,44 @@
+// The lesson's language: every visible word comes from strings.js through t().
+//
+// The language is ?lang=ko|en, else the browser's (navigator.language), else English.
+
+import { STRINGS } from "./strings.js";
+
+export const LANGS = ["en", "ko"];
+let current = "en";
+
+/** The language the page should start in. */
+export function detect(search, navLang) {
+  const q = new URLSearchParams(search).get("lang");
+  if (LANGS.includes(q)) return q;
+  return String(navLang || "").toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+export function setLang(lang) {
+  current = LANGS.includes(lang) ? lang : "en";
+  document.documentElement.lang = current;
+  document.documentElement.classList.toggle("lang-ko", current === "ko");
+}
+
+export function lang() {
+  return current;
+}
+
+/**
+ * The string `key` in the current language with `{name}` placeholders filled from `vars`.
+ * A missing key shows itself (so a gap is visible, never silently blank) and warns once.
+ */
+const warned = new Set();
+export function t(key, vars) {
+  let s = STRINGS[current][key];
+  if (s === undefined) s = STRINGS.en[key];
+  if (s === undefined) {
+    if (!warned.has(key)) {
+      warned.add(key);
+      console.warn(`lesson: no string for ${key}`);
+    }
+    return key;
+  }
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
+  return s;
+}

@@ -1,0 +1,410 @@
+// Panel 3: query and key matrices. The sentence's GloVe vectors projected onto their two
+// principal axes (Words.project().points), 2x2 W_Q and W_K with a slider per entry, presets,
+// and a query arrow that can be dragged. attend(points, W_Q, W_K, d_k = 2) gives every word's
+// row of weights and its output (the weighted average of the points), redrawn while dragging.
+
+import { t } from "./i18n.js";
+import * as state from "./state.js";
+import { h, s, attrs, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, message, newId, button } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox } from "./shared.js";
+import { readMarks } from "./p2_words.js";
+import { ROLE } from "../colors.js";
+
+const I2 = [1, 0, 0, 1];
+const LIM = 3;
+
+function rotScale(theta, k) {
+  const c = Math.cos(theta) * k;
+  const sn = Math.sin(theta) * k;
+  return [c, -sn, sn, c];
+}
+
+const round2 = (v) => Math.round(Math.min(LIM, Math.max(-LIM, v)) * 100) / 100;
+
+export function panel3(ctx) {
+  const { engine } = ctx;
+  const id = newId("p3");
+  let wq = state.nums("p3.wq", I2, 4, -LIM, LIM);
+  let wk = state.nums("p3.wk", I2, 4, -LIM, LIM);
+  let word = state.int("p3.word", 0, 0, 999) - 1;
+  let scale = state.bool("p3.scale", true);
+  let wv = null;
+  let last = null; // last attend result
+
+  const sent = sentenceBox(ctx, "words", () => {
+    word = -1;
+    state.put("p3.word", null, null);
+    render();
+  });
+  ctx.shared.addEventListener("marks", () => render());
+
+  const wordSel = select({
+    id: `${id}-word`,
+    label: t("p3.wordLabel"),
+    options: [],
+    value: "",
+    onChange: (v) => selectWord(Number(v)),
+    test: "p3-word",
+  });
+  const scaleBox = checkbox({
+    id: `${id}-scale`,
+    label: t("p3.scaleLabel"),
+    checked: scale,
+    onChange: (v) => {
+      scale = v;
+      state.put("p3.scale", v ? 1 : 0, 1);
+      render();
+    },
+    test: "p3-scale",
+  });
+
+  function selectWord(i) {
+    word = i;
+    state.put("p3.word", i + 1, null);
+    render();
+  }
+
+  // --- matrix sliders
+  const mk = (name, which) => {
+    const cells = [];
+    const grid = h("div", { class: `matrix matrix-${which}`, role: "group", "aria-label": t(`p3.${which}Group`) });
+    for (let r = 0; r < 2; r++) {
+      for (let c = 0; c < 2; c++) {
+        const k = r * 2 + c;
+        const sl = slider({
+          id: `${id}-${which}${k}`,
+          label: `${name}[${r + 1},${c + 1}]`,
+          min: -LIM,
+          max: LIM,
+          step: 0.05,
+          value: (which === "wq" ? wq : wk)[k],
+          format: (v) => fmt(v, 2),
+          onInput: (v) => {
+            (which === "wq" ? wq : wk)[k] = v;
+            saveMatrices();
+            render(true);
+          },
+          test: `p3-${which}-${r}${c}`,
+        });
+        cells.push(sl);
+        grid.append(sl.root);
+      }
+    }
+    return { cells, grid };
+  };
+  const qSl = mk("W_Q", "wq");
+  const kSl = mk("W_K", "wk");
+
+  function saveMatrices() {
+    state.put("p3.wq", state.numsText(wq), state.numsText(I2));
+    state.put("p3.wk", state.numsText(wk), state.numsText(I2));
+  }
+
+  function setMatrices(q, k) {
+    wq = q.map(round2);
+    wk = k.map(round2);
+    qSl.cells.forEach((c, i) => c.set(wq[i]));
+    kSl.cells.forEach((c, i) => c.set(wk[i]));
+    saveMatrices();
+    render();
+  }
+
+  const presetMsg = message();
+  const presets = h(
+    "div",
+    { class: "presets", role: "group", "aria-label": t("p3.presets") },
+    button({ text: t("p3.presetIdentity"), cls: "btn btn-small", test: "p3-preset-identity", onClick: () => setMatrices(I2, I2) }),
+    button({ text: t("p3.presetToward"), cls: "btn btn-small", test: "p3-preset-toward", onClick: () => towardMarked() }),
+    button({ text: t("p3.presetZero"), cls: "btn btn-small", test: "p3-preset-zero", onClick: () => setMatrices([0, 0, 0, 0], I2) }),
+    button({ text: t("p3.presetSharp"), cls: "btn btn-small", test: "p3-preset-sharp", onClick: () => setMatrices(wq.map((v) => v * 2), wk) }),
+  );
+
+  /** K = I, and W_Q a rotation (and stretch) that turns the selected word toward the marked words. */
+  function towardMarked() {
+    if (!wv || wv.error) return;
+    const P = wv.points.data;
+    const marks = readMarks(wv.tokens).filter((j) => j !== word);
+    if (!marks.length) {
+      presetMsg.show("warn", t("p3.noMarks"));
+      return;
+    }
+    let tx = 0;
+    let ty = 0;
+    for (const j of marks) {
+      tx += P[j * 2];
+      ty += P[j * 2 + 1];
+    }
+    tx /= marks.length;
+    ty /= marks.length;
+    const ax = P[word * 2];
+    const ay = P[word * 2 + 1];
+    if (Math.hypot(ax, ay) < 1e-6 || Math.hypot(tx, ty) < 1e-6) {
+      presetMsg.show("warn", t("p3.zeroVector"));
+      return;
+    }
+    presetMsg.show("info", t("p3.towardDone", { words: marks.map((j) => wv.tokens[j]).join(", ") }));
+    const theta = Math.atan2(ty, tx) - Math.atan2(ay, ax);
+    setMatrices(rotScale(theta, 1.5), I2);
+  }
+
+  // --- the plane
+  const SZ = 480;
+  const svg = s("svg", { class: "plot p3-plot", viewBox: `0 0 ${SZ} ${SZ}`, role: "group", "aria-labelledby": `${id}-plane` });
+  const planeLabel = h("p", { id: `${id}-plane`, class: "sr-only", text: t("p3.planeLabel") });
+  const layer = s("g");
+  const qHandle = s("circle", {
+    r: 9,
+    class: "q-handle",
+    tabindex: 0,
+    role: "slider",
+    "aria-roledescription": t("p3.handleRole"),
+    "aria-label": t("p3.handleLabel"),
+    "data-test": "p3-qhandle",
+  });
+  svg.append(layer, qHandle);
+  let R = 4; // half-width of the view in data units
+  const toS = (x, y) => [SZ / 2 + (x / R) * (SZ / 2 - 24), SZ / 2 - (y / R) * (SZ / 2 - 24)];
+  const fromS = (sx, sy) => [((sx - SZ / 2) / (SZ / 2 - 24)) * R, (-(sy - SZ / 2) / (SZ / 2 - 24)) * R];
+
+  /** Dragging the query's tip: W_Q becomes the rotation + stretch that sends x to the tip. */
+  function aimQuery(tx, ty) {
+    const P = wv.points.data;
+    const ax = P[word * 2];
+    const ay = P[word * 2 + 1];
+    const len = Math.hypot(ax, ay);
+    if (len < 1e-6) return;
+    const theta = Math.atan2(ty, tx) - Math.atan2(ay, ax);
+    const k = Math.min(LIM * 0.99, Math.hypot(tx, ty) / len);
+    wq = rotScale(theta, k).map(round2);
+    qSl.cells.forEach((c, i) => c.set(wq[i]));
+    saveMatrices();
+    render(true);
+  }
+  let dragging = false;
+  const svgPoint = (e) => {
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX;
+    pt.y = e.clientY;
+    const m = svg.getScreenCTM();
+    return m ? pt.matrixTransform(m.inverse()) : { x: SZ / 2, y: SZ / 2 };
+  };
+  qHandle.addEventListener("pointerdown", (e) => {
+    dragging = true;
+    qHandle.setPointerCapture(e.pointerId);
+    e.preventDefault();
+    qHandle.focus({ preventScroll: true });
+  });
+  qHandle.addEventListener("pointermove", (e) => {
+    if (!dragging) return;
+    const p = svgPoint(e);
+    aimQuery(...fromS(p.x, p.y));
+  });
+  qHandle.addEventListener("pointerup", () => (dragging = false));
+  qHandle.addEventListener("pointercancel", () => (dragging = false));
+  qHandle.addEventListener("keydown", (e) => {
+    if (!last) return;
+    const q = row(last.q, word);
+    let [x, y] = [q[0], q[1]];
+    const ang = Math.atan2(y, x);
+    const len = Math.hypot(x, y);
+    switch (e.key) {
+      case "ArrowLeft": [x, y] = [len * Math.cos(ang + 0.087), len * Math.sin(ang + 0.087)]; break;
+      case "ArrowRight": [x, y] = [len * Math.cos(ang - 0.087), len * Math.sin(ang - 0.087)]; break;
+      case "ArrowUp": [x, y] = [x * 1.1, y * 1.1]; break;
+      case "ArrowDown": [x, y] = [x / 1.1, y / 1.1]; break;
+      default: return;
+    }
+    e.preventDefault();
+    aimQuery(x, y);
+  });
+
+  const heat = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p3.rowHeader"), onRow: (r) => selectWord(r), test: "p3-weights" });
+  const scoreRow = new HeatTable({ kind: "div", digits: 2, rowHeader: "", test: "p3-scores" });
+  const nums = readouts([
+    { key: "x", label: t("p3.rX"), test: "p3-x" },
+    { key: "q", label: t("p3.rQ"), test: "p3-q" },
+    { key: "out", label: t("p3.rOut"), test: "p3-out" },
+    { key: "top", label: t("p3.rTop"), test: "p3-top" },
+    { key: "params", label: t("p3.rParams"), test: "p3-params" },
+  ]);
+  const msg = message();
+
+  function render(live = false) {
+    if (!live || !wv) {
+      wv = wordVectors(engine, ctx.shared.words);
+      if (!wv.error) {
+        let m = 0.5;
+        const P = wv.points.data;
+        for (const v of P) m = Math.max(m, Math.abs(v));
+        R = m * 1.35;
+      }
+    }
+    if (wv.error) {
+      sent.msg.show("error", wv.error);
+      if (wv.panic) ctx.onEngineError(wv.panic);
+      return;
+    }
+    sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+    const { tokens, n } = wv;
+    const names = labels(tokens);
+    if (word < 0 || word >= n) word = defaultWord(tokens);
+    wordSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), word);
+    let a;
+    try {
+      a = engine.attend(wv.points.data, n, 2, wq, wk, 2, scale, false);
+    } catch (e) {
+      msg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    msg.clear();
+    last = a;
+    drawPlane(a, names);
+    heat.update({
+      label: t("p3.heatLabel"),
+      rows: names,
+      cols: names,
+      data: a.weights.data,
+      nr: n,
+      nc: n,
+      selected: word,
+    });
+    scoreRow.update({
+      label: t("p3.scoreLabel", { word: names[word] }),
+      rows: [t("p3.scoreRow", { word: names[word] })],
+      cols: names,
+      data: Array.from(row(a.logits, word)),
+      nr: 1,
+      nc: n,
+    });
+    const x = row(wv.points, word);
+    const q = row(a.q, word);
+    const out = row(a.output, word);
+    const w = row(a.weights, word);
+    const order = Array.from(w.keys()).sort((i, j) => w[j] - w[i]).slice(0, 3);
+    nums.set("x", `(${fmt(x[0], 2)}, ${fmt(x[1], 2)})`);
+    nums.set("q", `(${fmt(q[0], 2)}, ${fmt(q[1], 2)})`);
+    nums.set("out", `(${fmt(out[0], 2)}, ${fmt(out[1], 2)})`);
+    nums.set("top", order.map((j) => `${names[j]} ${fmt(w[j], 2)}`).join(" · "));
+    nums.set("params", t("p3.paramsText"), 8);
+  }
+
+  function drawPlane(a, names) {
+    const n = names.length;
+    const P = wv.points.data;
+    const K = a.k.data;
+    const w = row(a.weights, word);
+    const q = row(a.q, word);
+    const out = row(a.output, word);
+    const marks = new Set(readMarks(wv.tokens));
+    const kids = [];
+    const [ox, oy] = toS(0, 0);
+    kids.push(s("line", { x1: 0, x2: SZ, y1: oy, y2: oy, class: "axis-zero" }), s("line", { x1: ox, x2: ox, y1: 0, y2: SZ, class: "axis-zero" }));
+    kids.push(s("text", { x: SZ - 4, y: oy - 6, class: "tick", "text-anchor": "end", text: t("p3.axis1") }));
+    kids.push(s("text", { x: ox + 6, y: 14, class: "tick", text: t("p3.axis2") }));
+    // word vectors (also the values): arrows from the origin, dots sized by weight
+    for (let j = 0; j < n; j++) {
+      const [x, y] = toS(P[j * 2], P[j * 2 + 1]);
+      kids.push(s("line", { x1: ox, y1: oy, x2: x, y2: y, class: "vec-arrow" }));
+    }
+    // keys
+    for (let j = 0; j < n; j++) {
+      const [x, y] = toS(K[j * 2], K[j * 2 + 1]);
+      kids.push(s("circle", { cx: x, cy: y, r: 5, class: "key-ring", stroke: ROLE.key }));
+    }
+    const placed = []; // label boxes already drawn, to keep labels from overlapping
+    const place = (x, y, w, hgt) => {
+      let yy = Math.max(hgt, Math.min(SZ - 4, y));
+      for (let k = 0; k < 8; k++) {
+        const hit = placed.some((b) => x < b.x + b.w && x + w > b.x && yy - hgt < b.y && yy > b.y - b.h);
+        if (!hit) break;
+        yy += hgt;
+      }
+      placed.push({ x, y: yy, w, h: hgt });
+      return yy;
+    };
+    const labelW = (text) => [...text].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 4);
+    const clampX = (x, w) => Math.max(2, Math.min(SZ - w - 2, x));
+    const dots = [];
+    const labelsEls = [];
+    // The selected word's query and output labels go first: they matter most.
+    const [qx, qy] = toS(q[0], q[1]);
+    const [outx, outy] = toS(out[0], out[1]);
+    const away = (x, y) => {
+      const dx = x - ox;
+      const dy = y - oy;
+      const len = Math.hypot(dx, dy) || 1;
+      return [x + (dx / len) * 16, y + (dy / len) * 16];
+    };
+    const qText = t("p3.qLabel", { word: names[word] });
+    let [qlx, qly] = away(qx, qy);
+    if (qlx < ox) qlx -= labelW(qText);
+    qlx = clampX(qlx, labelW(qText));
+    qly = place(qlx, qly + 4, labelW(qText), 14);
+    const oText = t("p3.outLabel", { word: names[word] });
+    let [olx, oly] = away(outx, outy);
+    if (olx < ox) olx -= labelW(oText);
+    olx = clampX(olx, labelW(oText));
+    oly = place(olx, oly + 4, labelW(oText), 14);
+    for (let j = 0; j < n; j++) {
+      const [x, y] = toS(P[j * 2], P[j * 2 + 1]);
+      const r = 3 + 13 * Math.sqrt(Math.max(0, w[j]));
+      dots.push(s("circle", { cx: x, cy: y, r: r.toFixed(2), class: j === word ? "word-dot word-dot-sel" : "word-dot", "fill-opacity": (0.25 + 0.6 * Math.sqrt(w[j])).toFixed(3) }));
+      const text = `${names[j]} ${fmt(w[j], 2)}`;
+      let lx = x + r + 3;
+      if (lx + labelW(text) > SZ) lx = x - r - 3 - labelW(text);
+      lx = clampX(lx, labelW(text));
+      const ly = place(lx, y + 4, labelW(text), 14);
+      if (ly !== y + 4) labelsEls.push(s("line", { x1: x, y1: y, x2: lx < x ? lx + labelW(text) : lx, y2: ly - 4, class: "leader" }));
+      labelsEls.push(s("text", { x: lx, y: ly, class: `word-label${j === word ? " word-label-sel" : ""}${marks.has(j) ? " word-label-marked" : ""}`, text }));
+    }
+    kids.push(...dots);
+    // output of the selected word
+    kids.push(s("line", { x1: ox, y1: oy, x2: outx, y2: outy, class: "out-arrow" }));
+    kids.push(s("path", { d: `M ${outx} ${outy - 8} L ${outx + 8} ${outy} L ${outx} ${outy + 8} L ${outx - 8} ${outy} Z`, class: "out-diamond" }));
+    // query of the selected word
+    kids.push(s("line", { x1: ox, y1: oy, x2: qx, y2: qy, class: "q-arrow", stroke: ROLE.query }));
+    kids.push(...labelsEls);
+    kids.push(s("text", { x: olx, y: oly, class: "out-label", text: oText }));
+    kids.push(s("text", { x: qlx, y: qly, class: "q-label", fill: ROLE.query, text: qText }));
+    layer.replaceChildren(...kids);
+    attrs(qHandle, { cx: qx, cy: qy, fill: ROLE.query });
+    qHandle.setAttribute("aria-valuetext", t("p3.handleText", { x: fmt(q[0], 2), y: fmt(q[1], 2) }));
+  }
+
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { text: t("p3.intro") }),
+    h("p", { text: t("p3.plane") }),
+    sent.root,
+    tryThis(t("p3.try")),
+    h("div", { class: "controls" }, wordSel.root, scaleBox.root),
+    h(
+      "div",
+      { class: "p3-layout" },
+      h("div", { class: "p3-left" }, planeLabel, h("div", { class: "plot-wrap" }, svg), h("p", { class: "legend", text: t("p3.legend") })),
+      h(
+        "div",
+        { class: "p3-right" },
+        h("h3", { text: t("p3.matricesTitle") }),
+        h("p", { class: "ctl-caption", text: "W_Q" }),
+        qSl.grid,
+        h("p", { class: "ctl-caption", text: "W_K" }),
+        kSl.grid,
+        presets,
+        presetMsg.root,
+      ),
+    ),
+    formula(t("p3.formula")),
+    msg.root,
+    nums.root,
+    scoreRow.root,
+    h("h3", { text: t("p3.allTitle") }),
+    h("p", { text: t("p3.all") }),
+    heat.root,
+    h("p", { text: t("p3.caveat") }),
+  );
+  render();
+  return { id: "p3", title: t("p3.title"), body };
+}

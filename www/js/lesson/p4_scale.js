@@ -1,0 +1,167 @@
+// Panel 4: scaling. The GloVe vectors (50-d, W_Q = W_K = I) multiplied by a length factor; with
+// scaling off the scores grow with the square of that factor and the softmax piles nearly all the
+// weight on one word; dividing by sqrt(d_k) (attend's `scale`) spreads it again.
+
+import { t } from "./i18n.js";
+import * as state from "./state.js";
+import { h, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox } from "./shared.js";
+import { identity } from "./p2_words.js";
+
+const DEF_LEN = 1;
+
+export function panel4(ctx) {
+  const { engine } = ctx;
+  const id = newId("p4");
+  let len = state.num("p4.len", DEF_LEN, 0.25, 3);
+  let scale = state.bool("p4.scale", false);
+  let word = state.int("p4.word", 0, 0, 999) - 1;
+
+  const sent = sentenceBox(ctx, "words", () => {
+    word = -1;
+    state.put("p4.word", null, null);
+    render();
+  });
+  const wordSel = select({
+    id: `${id}-word`,
+    label: t("p4.wordLabel"),
+    options: [],
+    value: "",
+    onChange: (v) => {
+      word = Number(v);
+      state.put("p4.word", word + 1, null);
+      render();
+    },
+    test: "p4-word",
+  });
+  const lenSlider = slider({
+    id: `${id}-len`,
+    label: t("p4.lenLabel"),
+    min: 0.25,
+    max: 3,
+    step: 0.05,
+    value: len,
+    format: (v) => `× ${fmt(v, 2)}`,
+    onInput: (v) => {
+      len = v;
+      state.put("p4.len", v, DEF_LEN);
+      render();
+    },
+    test: "p4-len",
+  });
+  const scaleBox = checkbox({
+    id: `${id}-scale`,
+    label: t("p4.scaleLabel"),
+    checked: scale,
+    onChange: (v) => {
+      scale = v;
+      state.put("p4.scale", v ? 1 : 0, 0);
+      render();
+    },
+    test: "p4-scale",
+  });
+
+  const bars = new Bars({ height: 150 });
+  const rowTable = new HeatTable({ kind: "seq", digits: 3, rowHeader: "", test: "p4-row" });
+  const heat = new HeatTable({
+    kind: "seq",
+    digits: 2,
+    rowHeader: t("p4.rowHeader"),
+    compact: true,
+    onRow: (r) => {
+      word = r;
+      state.put("p4.word", r + 1, null);
+      render();
+    },
+    test: "p4-weights",
+  });
+  const nums = readouts([
+    { key: "max", label: t("p4.rMax"), test: "p4-max" },
+    { key: "score", label: t("p4.rScore"), test: "p4-score" },
+    { key: "sqrt", label: t("p4.rSqrt"), test: "p4-sqrt" },
+    { key: "sat", label: t("p4.rSat"), test: "p4-sat" },
+    { key: "slope", label: t("p4.rSlope"), test: "p4-slope" },
+  ]);
+  const msg = message();
+
+  function render() {
+    const wv = wordVectors(engine, ctx.shared.words);
+    if (wv.error) {
+      sent.msg.show("error", wv.error);
+      if (wv.panic) ctx.onEngineError(wv.panic);
+      return;
+    }
+    sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+    const { tokens, n, d } = wv;
+    const names = labels(tokens);
+    if (word < 0 || word >= n) word = defaultWord(tokens);
+    wordSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), word);
+    let a;
+    try {
+      const x = Float32Array.from(wv.vectors.data, (v) => v * len);
+      const I = identity(d);
+      a = engine.attend(x, n, d, I, I, d, scale, false);
+    } catch (e) {
+      msg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    msg.clear();
+    const w = row(a.weights, word);
+    const sc = row(a.scores, word);
+    const top = argmax(w);
+    bars.update({ values: Array.from(w), labels: names, highlight: new Set([top]), max: 1 });
+    rowTable.update({
+      label: t("p4.rowLabel", { word: names[word] }),
+      rows: [t("p4.rowScores"), t("p4.rowLogits"), t("p4.rowWeights")],
+      cols: names,
+      data: [...sc, ...row(a.logits, word), ...w],
+      nr: 3,
+      nc: n,
+    });
+    // Scores and logits are plain numbers; only the weights row is a heat colour.
+    for (const r of [0, 1]) {
+      for (const td of Array.from(rowTable.table.tBodies[0].rows[r].cells).slice(1)) {
+        td.style.backgroundColor = "";
+        td.classList.remove("on-dark");
+      }
+    }
+    heat.update({ label: t("p4.heatLabel"), rows: names, cols: names, data: a.weights.data, nr: n, nc: n, selected: word });
+    let maxScore = -Infinity;
+    for (const v of sc) maxScore = Math.max(maxScore, v);
+    let saturated = 0;
+    for (let i = 0; i < n; i++) {
+      let m = 0;
+      for (const v of row(a.weights, i)) m = Math.max(m, v);
+      if (m > 0.99) saturated += 1;
+    }
+    let slope = 0;
+    for (const v of w) slope = Math.max(slope, v * (1 - v));
+    nums.set("max", `${fmt(w[top], 3)} (${names[top]})`, w[top]);
+    nums.set("score", fmt(maxScore, 2), maxScore);
+    nums.set("sqrt", scale ? t("p4.sqrtOn", { d, s: fmt(Math.sqrt(d), 3) }) : t("p4.sqrtOff"));
+    nums.set("sat", t("p4.satText", { k: saturated, n }), saturated);
+    nums.set("slope", fmt(slope, 4), slope);
+  }
+
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { text: t("p4.intro") }),
+    h("p", { text: t("p4.why") }),
+    sent.root,
+    tryThis(t("p4.try")),
+    h("div", { class: "controls" }, wordSel.root, lenSlider.root, scaleBox.root),
+    formula(t("p4.formula")),
+    msg.root,
+    bars.root,
+    nums.root,
+    rowTable.root,
+    h("p", { text: t("p4.slope") }),
+    h("h3", { text: t("p4.allTitle") }),
+    heat.root,
+    h("p", { text: t("p4.outro") }),
+  );
+  render();
+  return { id: "p4", title: t("p4.title"), body };
+}

@@ -1,0 +1,181 @@
+// Panel 5: masking. attend(..., causal) on the GloVe vectors shows the lower-triangular pattern
+// (exact zeros above the diagonal), and the trained translator's decoder self-attention on its
+// own output shows the same mask learned with, and what happens when it is lifted.
+
+import { t } from "./i18n.js";
+import * as state from "./state.js";
+import { h, fmt, checkbox, select, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { wordVectors, labels, sentenceBox } from "./shared.js";
+import { identity } from "./p2_words.js";
+
+export function panel5(ctx) {
+  const { engine } = ctx;
+  const id = newId("p5");
+  let causal = state.bool("p5.causal", true);
+  let layer = state.int("p5.layer", 1, 1, 16) - 1;
+  let head = state.int("p5.head", 1, 1, 64) - 1;
+
+  const sent = sentenceBox(ctx, "words", () => render());
+  const causalBox = checkbox({
+    id: `${id}-causal`,
+    label: t("p5.causalLabel"),
+    checked: causal,
+    onChange: (v) => {
+      causal = v;
+      state.put("p5.causal", v ? 1 : 0, 1);
+      render();
+      renderModel();
+    },
+    test: "p5-causal",
+  });
+  const heat = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p5.rowHeader"), test: "p5-weights" });
+  const nums = readouts([
+    { key: "above", label: t("p5.rAbove"), test: "p5-above" },
+    { key: "first", label: t("p5.rFirst"), test: "p5-first" },
+    { key: "rows", label: t("p5.rRows"), test: "p5-rows" },
+  ]);
+  const msg = message();
+
+  // --- the trained decoder
+  const modelMsg = message();
+  const decHeat = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p5.rowHeader"), test: "p5-decoder" });
+  const modelNums = readouts([
+    { key: "tr", label: t("p5.rTranslation"), test: "p5-translation" },
+    { key: "above", label: t("p5.rAboveModel"), test: "p5-decoder-above" },
+  ]);
+  const layerSel = select({
+    id: `${id}-layer`,
+    label: t("ui.layer"),
+    options: [],
+    value: 0,
+    onChange: (v) => {
+      layer = Number(v);
+      state.put("p5.layer", layer + 1, 1);
+      renderModel();
+    },
+  });
+  const headSel = select({
+    id: `${id}-head`,
+    label: t("ui.head"),
+    options: [],
+    value: 0,
+    onChange: (v) => {
+      head = Number(v);
+      state.put("p5.head", head + 1, 1);
+      renderModel();
+    },
+  });
+  const modelSent = sentenceBox(ctx, "model", () => renderModel());
+
+  function above(weights, n, m) {
+    let sum = 0;
+    let max = 0;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < m; j++) {
+        sum += weights[i * m + j];
+        max = Math.max(max, weights[i * m + j]);
+      }
+    }
+    return { sum, max };
+  }
+
+  function render() {
+    const wv = wordVectors(engine, ctx.shared.words);
+    if (wv.error) {
+      sent.msg.show("error", wv.error);
+      if (wv.panic) ctx.onEngineError(wv.panic);
+      return;
+    }
+    sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+    const { tokens, n, d } = wv;
+    const names = labels(tokens);
+    let a;
+    try {
+      const I = identity(d);
+      a = engine.attend(wv.vectors.data, n, d, I, I, d, true, causal);
+    } catch (e) {
+      msg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    msg.clear();
+    const masked = Array.from(a.logits.data, (v) => v === -Infinity);
+    heat.update({ label: causal ? t("p5.heatLabelCausal") : t("p5.heatLabelOpen"), rows: names, cols: names, data: a.weights.data, nr: n, nc: n, masked });
+    const ab = above(a.weights.data, n, n);
+    nums.set("above", fmt(ab.sum, 6), ab.sum);
+    nums.set("first", `${names[0]} → ${names[0]}: ${fmt(a.weights.data[0], 3)}`, a.weights.data[0]);
+    let ok = 0;
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += a.weights.data[i * n + j];
+      if (Math.abs(sum - 1) < 1e-4) ok += 1;
+    }
+    nums.set("rows", t("p5.rowsText", { k: ok, n }), ok);
+  }
+
+  function renderModel() {
+    if (!engine.hasLab) {
+      modelMsg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
+      return;
+    }
+    const text = ctx.shared.model;
+    if (!text.trim()) {
+      modelSent.msg.show("error", t("err.empty"));
+      return;
+    }
+    let res;
+    try {
+      res = engine.translate(text, {}, { causalDecoder: causal });
+    } catch (e) {
+      modelMsg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    modelMsg.clear();
+    modelSent.msg.show(res.src.unknown.length ? "warn" : "", res.src.unknown.length ? t("warn.unk", { words: res.src.unknown.map((i) => res.src.tokens[i]).join(", ") }) : "");
+    const trace = res.run.trace;
+    const L = trace.decoder.layers.length;
+    const H = trace.heads;
+    layer = Math.min(layer, L - 1);
+    head = Math.min(head, H - 1);
+    layerSel.setOptions(Array.from({ length: L }, (_, i) => ({ value: i, text: String(i + 1) })), layer);
+    headSel.setOptions(Array.from({ length: H }, (_, i) => ({ value: i, text: String(i + 1) })), head);
+    const hd = trace.decoder.layers[layer].self_attn.sublayer.heads[head];
+    const toks = labels(res.run.decoder_tokens);
+    const masked = Array.from(hd.logits.data, (v) => v === -Infinity);
+    decHeat.update({
+      label: t("p5.decLabel", { layer: layer + 1, head: head + 1 }),
+      rows: toks,
+      cols: toks,
+      data: hd.weights.data,
+      nr: hd.weights.rows,
+      nc: hd.weights.cols,
+      masked,
+    });
+    const ab = above(hd.weights.data, hd.weights.rows, hd.weights.cols);
+    modelNums.set("tr", res.tr.text);
+    modelNums.set("above", fmt(ab.sum, 6), ab.sum);
+  }
+
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { text: t("p5.intro") }),
+    h("p", { text: t("p5.how") }),
+    sent.root,
+    tryThis(t("p5.try")),
+    h("div", { class: "controls" }, causalBox.root),
+    formula(t("p5.formula")),
+    msg.root,
+    heat.root,
+    nums.root,
+    h("h3", { text: t("p5.modelTitle") }),
+    h("p", { text: t("p5.model") }),
+    modelMsg.root,
+    h("div", { class: "needs-model" }, modelSent.root, h("div", { class: "controls" }, layerSel.root, headSel.root), modelNums.root, decHeat.root),
+    h("p", { text: t("p5.outro") }),
+  );
+  render();
+  renderModel();
+  return { id: "p5", title: t("p5.title"), body };
+}

@@ -1,0 +1,231 @@
+// Panel 6: multi-head attention on the trained translator. Each head's weights side by side
+// (encoder self-attention or decoder cross-attention, one layer), how much the heads overlap,
+// and the same trained weights re-split into other head counts (setOptions({heads})), with the
+// translation and its confidence measured for each.
+
+import { t } from "./i18n.js";
+import * as state from "./state.js";
+import { h, fmt, row, select, formula, tryThis, HeatTable, message, newId } from "./ui.js";
+import { labels, sentenceBox } from "./shared.js";
+
+const KINDS = ["cross", "enc"];
+const MAX_SHOWN = 8;
+
+/** Mean over rows of sum_j min(a_ij, b_ij): 1 when two heads attend identically, 0 when never to the same place. */
+function overlap(a, b) {
+  let total = 0;
+  for (let i = 0; i < a.rows; i++) {
+    const ra = row(a, i);
+    const rb = row(b, i);
+    let s = 0;
+    for (let j = 0; j < ra.length; j++) s += Math.min(ra[j], rb[j]);
+    total += s;
+  }
+  return total / a.rows;
+}
+
+/** Mean probability the model gave to each token it chose (greedy: the top candidate). */
+function confidence(tr) {
+  if (!tr.steps.length) return 0;
+  return tr.steps.reduce((acc, st) => acc + st.top[0].prob, 0) / tr.steps.length;
+}
+
+/** Share of positions where two token lists agree (over the longer one). */
+function agreement(a, b) {
+  const n = Math.max(a.length, b.length);
+  if (!n) return 1;
+  let same = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] === b[i]) same += 1;
+  return same / n;
+}
+
+/** The model's sizes for the prose (the trained translator's, or its design values before it loads). */
+export function dims(engine) {
+  const i = engine.info;
+  const d = i ? i.dModel : 64;
+  const h = i ? i.nhead : 4;
+  return { d, h, dk: d / h, dff: i ? i.dimFeedforward : 256 };
+}
+
+export function panel6(ctx) {
+  const { engine } = ctx;
+  const id = newId("p6");
+  let kind = state.str("p6.kind", "cross");
+  if (!KINDS.includes(kind)) kind = "cross";
+  let layer = state.int("p6.layer", 0, 0, 16) - 1; // -1 = last layer
+  let heads = state.int("p6.heads", 0, 0, 4096); // 0 = as trained
+
+  const sent = sentenceBox(ctx, "model", () => render());
+  const kindSel = select({
+    id: `${id}-kind`,
+    label: t("p6.kindLabel"),
+    options: KINDS.map((k) => ({ value: k, text: t(`p6.kind.${k}`) })),
+    value: kind,
+    onChange: (v) => {
+      kind = v;
+      state.put("p6.kind", v, "cross");
+      render();
+    },
+    test: "p6-kind",
+  });
+  const layerSel = select({
+    id: `${id}-layer`,
+    label: t("ui.layer"),
+    options: [],
+    value: 0,
+    onChange: (v) => {
+      layer = Number(v);
+      state.put("p6.layer", layer + 1, 0);
+      render();
+    },
+  });
+  const headsSel = select({
+    id: `${id}-heads`,
+    label: t("p6.headsLabel"),
+    options: [],
+    value: 0,
+    onChange: (v) => {
+      heads = Number(v);
+      state.put("p6.heads", heads === engine.info.nhead ? 0 : heads, 0);
+      render();
+    },
+    test: "p6-heads",
+  });
+  const msg = message();
+  const grid = h("div", { class: "head-grid", "data-test": "p6-grid" });
+  const gridNote = h("p", { class: "note" });
+  const overlapTable = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p6.overlapHeader"), test: "p6-overlap" });
+  const splitTable = h("table", { class: "numtable splits", role: "table", "data-test": "p6-splits" });
+  const translation = h("span", { class: "translation", lang: "ko", "data-test": "p6-translation" });
+
+  function render() {
+    if (!engine.hasLab) {
+      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
+      return;
+    }
+    const text = ctx.shared.model;
+    if (!text.trim()) {
+      sent.msg.show("error", t("err.empty"));
+      return;
+    }
+    const info = engine.info;
+    if (!heads || !info.headChoices.includes(heads)) heads = info.nhead;
+    headsSel.setOptions(
+      info.headChoices.map((hc) => ({ value: hc, text: hc === info.nhead ? t("p6.headsTrained", { h: hc }) : String(hc) })),
+      heads,
+    );
+    let res;
+    try {
+      res = engine.translate(text, { heads });
+    } catch (e) {
+      msg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    msg.clear();
+    const unk = res.src.unknown;
+    sent.msg.show(unk.length ? "warn" : "", unk.length ? t("warn.unk", { words: unk.map((i) => res.src.tokens[i]).join(", ") }) : "");
+    const trace = res.tr.trace;
+    const layers = kind === "enc" ? trace.encoder.layers : trace.decoder.layers;
+    if (layer < 0 || layer >= layers.length) layer = layers.length - 1;
+    layerSel.setOptions(layers.map((_, i) => ({ value: i, text: String(i + 1) })), layer);
+    const att = kind === "enc" ? layers[layer].self_attn : layers[layer].cross_attn;
+    const src = labels(res.src.tokens);
+    // Cross-attention rows: the step that wrote each token (its query is the token before it).
+    const rowsNames = kind === "enc" ? src : labels(res.tr.tokens.slice(0, res.tr.decoder_tokens.length).map((x) => `→ ${x}`));
+    translation.textContent = res.tr.text;
+
+    const shown = att.sublayer.heads.slice(0, MAX_SHOWN);
+    grid.replaceChildren(
+      ...shown.map((hd, k) => {
+        const table = new HeatTable({ kind: "seq", digits: 2, rowHeader: "", compact: true, test: `p6-head-${k}` });
+        table.update({
+          label: t(kind === "enc" ? "p6.headLabelEnc" : "p6.headLabelCross", { head: k + 1, layer: layer + 1 }),
+          rows: rowsNames,
+          cols: src,
+          data: hd.weights.data,
+          nr: hd.weights.rows,
+          nc: hd.weights.cols,
+        });
+        // What this head looks at most, summed over its rows.
+        const colSum = new Float32Array(hd.weights.cols);
+        for (let i = 0; i < hd.weights.rows; i++) row(hd.weights, i).forEach((v, j) => (colSum[j] += v));
+        const order = Array.from(colSum.keys()).sort((a, b) => colSum[b] - colSum[a]).slice(0, 2);
+        const summary = t("p6.headSummary", { words: order.map((j) => src[j]).join(", ") });
+        return h("figure", { class: "head-card" }, h("figcaption", { text: t("p6.headTitle", { head: k + 1 }) }), table.root, h("p", { class: "note", text: summary }));
+      }),
+    );
+    gridNote.textContent = att.sublayer.heads.length > MAX_SHOWN ? t("p6.moreHeads", { shown: MAX_SHOWN, all: att.sublayer.heads.length }) : "";
+
+    const H = att.sublayer.heads.length;
+    const hs = Math.min(H, MAX_SHOWN);
+    const ov = [];
+    for (let a = 0; a < hs; a++) for (let b = 0; b < hs; b++) ov.push(overlap(att.sublayer.heads[a].weights, att.sublayer.heads[b].weights));
+    const hn = Array.from({ length: hs }, (_, k) => t("p6.headTitle", { head: k + 1 }));
+    overlapTable.update({ label: t("p6.overlapLabel", { layer: layer + 1 }), rows: hn, cols: hn, data: ov, nr: hs, nc: hs });
+
+    renderSplits(text, info);
+  }
+
+  /** The same trained weights split into every allowed head count: translation and confidence. */
+  function renderSplits(text, info) {
+    const head = h("tr", {},
+      h("th", { scope: "col", text: t("p6.colHeads") }),
+      h("th", { scope: "col", text: t("p6.colTranslation") }),
+      h("th", { scope: "col", text: t("p6.colConf") }),
+      h("th", { scope: "col", text: t("p6.colAgree") }));
+    const body = h("tbody");
+    let base;
+    try {
+      base = engine.translate(text, { heads: info.nhead }).tr;
+    } catch (e) {
+      ctx.onEngineError(e);
+      return;
+    }
+    for (const hc of info.headChoices) {
+      let tr;
+      try {
+        tr = engine.translate(text, { heads: hc }).tr;
+      } catch (e) {
+        body.append(h("tr", {}, h("th", { scope: "row", text: String(hc) }), h("td", { colspan: 3, text: e.message })));
+        ctx.onEngineError(e);
+        continue;
+      }
+      const conf = confidence(tr);
+      const agree = agreement(tr.tokens, base.tokens);
+      const trEl = h("tr", { class: hc === heads ? "selected" : "" },
+        h("th", { scope: "row", text: hc === info.nhead ? t("p6.headsTrained", { h: hc }) : String(hc) }),
+        h("td", { lang: "ko", class: "ko-text", text: tr.text }),
+        h("td", { text: fmt(conf, 3), dataset: { value: String(conf) } }),
+        h("td", { text: `${fmt(agree * 100, 0)}%`, dataset: { value: String(agree) } }));
+      body.append(trEl);
+    }
+    splitTable.setAttribute("aria-label", t("p6.splitLabel"));
+    splitTable.replaceChildren(h("caption", { text: t("p6.splitLabel") }), h("thead", {}, head), body);
+  }
+
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { text: t("p6.intro") }),
+    h("p", { text: t("p6.how", dims(engine)) }),
+    msg.root,
+    h("div", { class: "needs-model" },
+      sent.root,
+      tryThis(t("p6.try")),
+      h("div", { class: "controls" }, kindSel.root, layerSel.root, headsSel.root),
+      formula(t("p6.formula")),
+      h("p", {}, h("strong", { text: t("p6.translation") }), " ", translation),
+      grid,
+      gridNote,
+      h("h3", { text: t("p6.overlapTitle") }),
+      h("p", { text: t("p6.overlap") }),
+      overlapTable.root,
+      h("h3", { text: t("p6.splitTitle") }),
+      h("p", { text: t("p6.split", dims(engine)) }),
+      h("div", { class: "table-scroll" }, splitTable)),
+    h("p", { text: t("p6.outro") }),
+  );
+  render();
+  return { id: "p6", title: t("p6.title"), body };
+}

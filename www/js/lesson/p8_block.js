@@ -1,0 +1,209 @@
+// Panel 8: one encoder block on the live model's numbers for a chosen token: the input, the
+// attention output, Add (the residual sum), Norm (LayerNorm), the feed-forward network widened
+// to d_ff with ReLU (how many units are exactly zero), narrowed back, Add and Norm again. Mean and
+// variance are computed here from the engine's vectors; every vector is the engine's trace.
+
+import { t } from "./i18n.js";
+import * as state from "./state.js";
+import { h, fmt, row, select, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable } from "./ui.js";
+import { labels, sentenceBox, defaultWord } from "./shared.js";
+import { dims } from "./p6_heads.js";
+
+function stats(v) {
+  let mean = 0;
+  for (const x of v) mean += x;
+  mean /= v.length;
+  let vr = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const x of v) {
+    vr += (x - mean) * (x - mean);
+    min = Math.min(min, x);
+    max = Math.max(max, x);
+  }
+  return { mean, variance: vr / v.length, min, max };
+}
+
+export function panel8(ctx) {
+  const { engine } = ctx;
+  const id = newId("p8");
+  let tok = state.int("p8.tok", 0, 0, 999) - 1;
+  let layer = state.int("p8.layer", 1, 1, 16) - 1;
+
+  const sent = sentenceBox(ctx, "model", () => {
+    tok = -1;
+    state.put("p8.tok", null, null);
+    render();
+  });
+  const tokSel = select({
+    id: `${id}-tok`,
+    label: t("p8.tokLabel"),
+    options: [],
+    value: 0,
+    onChange: (v) => {
+      tok = Number(v);
+      state.put("p8.tok", tok + 1, null);
+      render();
+    },
+    test: "p8-token",
+  });
+  const layerSel = select({
+    id: `${id}-layer`,
+    label: t("p8.layerLabel"),
+    options: [],
+    value: 0,
+    onChange: (v) => {
+      layer = Number(v);
+      state.put("p8.layer", layer + 1, 1);
+      render();
+    },
+  });
+  const msg = message();
+  const flow = h("ol", { class: "flow", "data-test": "p8-flow" });
+  const alt = h("div");
+  const across = new HeatTable({ kind: "div", digits: 3, rowHeader: t("p8.tokHeader"), test: "p8-across" });
+
+  function stage({ key, title, note, vec, check }) {
+    const st = stats(vec);
+    const canvas = h("canvas", { class: "strip", role: "img", "aria-label": t("p8.stripLabel", { title, n: vec.length }) });
+    paintMatrix(canvas, vec, 1, vec.length, { cell: vec.length > 100 ? 3 : 8, cellH: 22 });
+    const facts = [
+      h("span", { text: t("p8.dims", { n: vec.length }) }),
+      h("span", { "data-test": `p8-${key}-mean`, "data-value": String(st.mean), text: `${t("p8.mean")} ${fmt(st.mean, 3)}` }),
+      h("span", { "data-test": `p8-${key}-var`, "data-value": String(st.variance), text: `${t("p8.variance")} ${fmt(st.variance, 3)}` }),
+      h("span", { text: `${t("p8.range")} ${fmt(st.min, 2)} … ${fmt(st.max, 2)}` }),
+    ];
+    if (check) facts.push(check);
+    return h("li", { class: `stage stage-${key}`, "data-test": `p8-stage-${key}` },
+      h("h4", { text: title }),
+      h("p", { class: "stage-note", text: note }),
+      h("div", { class: "strip-scroll" }, canvas),
+      h("p", { class: "stage-facts" }, ...facts));
+  }
+
+  function render() {
+    if (!engine.hasLab) {
+      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
+      return;
+    }
+    const text = ctx.shared.model;
+    if (!text.trim()) {
+      sent.msg.show("error", t("err.empty"));
+      return;
+    }
+    let res;
+    try {
+      res = engine.translate(text, {});
+    } catch (e) {
+      msg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    msg.clear();
+    const unk = res.src.unknown;
+    sent.msg.show(unk.length ? "warn" : "", unk.length ? t("warn.unk", { words: unk.map((i) => res.src.tokens[i]).join(", ") }) : "");
+    const enc = res.tr.trace.encoder;
+    const names = labels(res.src.tokens);
+    const n = names.length;
+    if (tok < 0 || tok >= n) tok = defaultWord(res.src.tokens);
+    layer = Math.min(layer, enc.layers.length - 1);
+    tokSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), tok);
+    layerSel.setOptions(enc.layers.map((_, i) => ({ value: i, text: String(i + 1) })), layer);
+
+    const L = enc.layers[layer];
+    const prev = layer === 0 ? enc.embed.input : enc.layers[layer - 1].ffn.norm_first ? enc.layers[layer - 1].ffn.sum : enc.layers[layer - 1].ffn.norm;
+    const postNorm = !L.self_attn.norm_first;
+    const x = row(prev, tok);
+    const attnOut = row(L.self_attn.sublayer.output, tok);
+    const sum1 = row(L.self_attn.sum, tok);
+    const norm1 = row(L.self_attn.norm, tok);
+    const hidden = row(L.ffn.sublayer.hidden, tok);
+    const ffnOut = row(L.ffn.sublayer.output, tok);
+    const sum2 = row(L.ffn.sum, tok);
+    const norm2 = row(L.ffn.norm, tok);
+    const d = x.length;
+    const dff = hidden.length;
+
+    // Add is addition: how far the engine's sum is from x + sublayer(x), computed here.
+    const ffnIn = postNorm ? norm1 : sum1;
+    let err1 = 0;
+    let err2 = 0;
+    for (let k = 0; k < d; k++) {
+      err1 = Math.max(err1, Math.abs(sum1[k] - (x[k] + attnOut[k])));
+      err2 = Math.max(err2, Math.abs(sum2[k] - (ffnIn[k] + ffnOut[k])));
+    }
+    let zeros = 0;
+    for (const v of hidden) if (v === 0) zeros += 1;
+    const check = (err, key) => h("span", { class: "check", "data-test": `p8-${key}-check`, "data-value": String(err), text: t("p8.addCheck", { e: err.toExponential(1) }) });
+    const zeroText = h("span", { class: "check", "data-test": "p8-zeros", "data-value": String(zeros), text: t("p8.zeros", { k: zeros, n: dff, p: fmt((100 * zeros) / dff, 0) }) });
+
+    flow.replaceChildren(
+      stage({ key: "x", title: t("p8.sX", { layer: layer + 1 }), note: layer === 0 ? t("p8.nX0", dims(engine)) : t("p8.nX"), vec: x }),
+      stage({ key: "attn", title: t("p8.sAttn"), note: t("p8.nAttn"), vec: attnOut }),
+      stage({ key: "sum1", title: t("p8.sSum1"), note: t("p8.nSum"), vec: sum1, check: check(err1, "sum1") }),
+      stage({ key: "norm1", title: t("p8.sNorm1"), note: t("p8.nNorm"), vec: norm1 }),
+      stage({ key: "hidden", title: t("p8.sHidden", { dff }), note: t("p8.nHidden", { d, dff }), vec: hidden, check: zeroText }),
+      stage({ key: "ffn", title: t("p8.sFfn", { d }), note: t("p8.nFfn"), vec: ffnOut }),
+      stage({ key: "sum2", title: t("p8.sSum2"), note: t("p8.nSum"), vec: sum2, check: check(err2, "sum2") }),
+      stage({ key: "norm2", title: t("p8.sNorm2"), note: t("p8.nNorm2"), vec: norm2 }),
+    );
+    const stripRows = [t("p8.sX", { layer: layer + 1 }), t("p8.sAttn"), t("p8.sSum1"), t("p8.sNorm1"), t("p8.sFfn", { d }), t("p8.sSum2"), t("p8.sNorm2")];
+    const stripData = new Float32Array(7 * d);
+    [x, attnOut, sum1, norm1, ffnOut, sum2, norm2].forEach((v, r) => stripData.set(v, r * d));
+    alt.replaceChildren(
+      details(
+        t("ui.showNumbers"),
+        h("div", {},
+          numberTable({ label: t("p8.tableLabel", { word: names[tok], d }), rows: stripRows, cols: Array.from({ length: d }, (_, k) => String(k + 1)), data: stripData, nr: 7, nc: d, digits: 3 }),
+          numberTable({ label: t("p8.hiddenTable", { word: names[tok], dff }), rows: [t("p8.sHidden", { dff })], cols: Array.from({ length: dff }, (_, k) => String(k + 1)), data: hidden, nr: 1, nc: dff, digits: 3 })),
+      ),
+    );
+
+    // Every token before and after LayerNorm: the spread differs before, not after.
+    const acrossData = [];
+    for (let i = 0; i < n; i++) {
+      const a = stats(row(L.self_attn.sum, i));
+      const b = stats(row(L.self_attn.norm, i));
+      acrossData.push(a.mean, a.variance, b.mean, b.variance);
+    }
+    across.update({
+      label: t("p8.acrossLabel", { layer: layer + 1 }),
+      rows: names,
+      cols: [t("p8.cMeanBefore"), t("p8.cVarBefore"), t("p8.cMeanAfter"), t("p8.cVarAfter")],
+      data: acrossData,
+      nr: n,
+      nc: 4,
+      selected: tok,
+    });
+    for (const tr of across.table.tBodies[0].rows) {
+      for (const td of Array.from(tr.cells).slice(1)) {
+        td.style.backgroundColor = "";
+        td.classList.remove("on-dark");
+      }
+    }
+  }
+
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { text: t("p8.intro") }),
+    h("p", { text: t("p8.ffn", dims(engine)) }),
+    h("p", { text: t("p8.addnorm") }),
+    formula(t("p8.formulaFfn", dims(engine))),
+    formula(t("p8.formulaAdd")),
+    formula(t("p8.formulaNorm")),
+    msg.root,
+    h("div", { class: "needs-model" },
+      sent.root,
+      tryThis(t("p8.try")),
+      h("div", { class: "controls" }, tokSel.root, layerSel.root),
+      flow,
+      alt,
+      h("h3", { text: t("p8.acrossTitle") }),
+      h("p", { text: t("p8.across") }),
+      across.root),
+    h("p", { text: t("p8.outro", dims(engine)) }),
+  );
+  render();
+  return { id: "p8", title: t("p8.title"), body };
+}

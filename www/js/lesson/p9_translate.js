@@ -1,0 +1,236 @@
+// Panel 9: the whole translator. Encoder, decoder and cross-attention summarised on the live
+// model (shapes from the trace, the translation, each generated token with its probability,
+// the cross-attention of one layer and head), a link to the full lab carrying the sentence, and
+// why attention replaced the RNN: path length and sequential steps for the current sentence.
+
+import { t } from "./i18n.js";
+import * as state from "./state.js";
+import { h, s, fmt, select, slider, button, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { labels, sentenceBox } from "./shared.js";
+import { ROLE } from "../colors.js";
+
+export function panel9(ctx) {
+  const { engine } = ctx;
+  const id = newId("p9");
+  let layer = state.int("p9.layer", 0, 0, 16) - 1; // -1 = last
+  let head = state.int("p9.head", 1, 1, 64) - 1;
+  let step = state.int("p9.t", 0, 0, 999); // 0 = the end
+
+  const sent = sentenceBox(ctx, "model", () => {
+    step = 0;
+    state.put("p9.t", null, null);
+    render();
+  });
+  const layerSel = select({ id: `${id}-layer`, label: t("ui.layer"), options: [], value: 0, onChange: (v) => { layer = Number(v); state.put("p9.layer", layer + 1, 0); render(); } });
+  const headSel = select({ id: `${id}-head`, label: t("ui.head"), options: [], value: 0, onChange: (v) => { head = Number(v); state.put("p9.head", head + 1, 1); render(); } });
+  const msg = message();
+  const roles = h("table", { class: "numtable roles", role: "table", "aria-label": t("p9.rolesLabel"), "data-test": "p9-roles" });
+  const translation = h("p", { class: "translation big", lang: "ko", "data-test": "p9-translation" });
+  const steps = h("ol", { class: "gen-steps", "data-test": "p9-steps", "aria-label": t("p9.stepsLabel") });
+  const cross = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p9.rowHeader"), test: "p9-cross" });
+  const labLink = h("a", { class: "btn btn-primary lab-open", href: "index.html", "data-test": "p9-lab-link", text: t("p9.openLab") });
+
+  // --- RNN vs attention
+  const rnnSvg = s("svg", { class: "plot p9-rnn", role: "img" });
+  const tSlider = slider({
+    id: `${id}-t`,
+    label: t("p9.tLabel"),
+    min: 1,
+    max: 2,
+    step: 1,
+    value: 1,
+    format: (v) => String(v),
+    onInput: (v) => {
+      step = v;
+      state.put("p9.t", v, 0);
+      stopPlay();
+      drawRnn();
+    },
+    test: "p9-t",
+  });
+  let timer = 0;
+  const playBtn = button({ text: t("p9.play"), cls: "btn btn-small", test: "p9-play", onClick: () => (timer ? stopPlay() : startPlay()) });
+  function startPlay() {
+    step = 1;
+    playBtn.textContent = t("p9.stop");
+    drawRnn();
+    timer = setInterval(() => {
+      if (step >= nTokens) {
+        stopPlay();
+        return;
+      }
+      step += 1;
+      drawRnn();
+    }, 450);
+  }
+  function stopPlay() {
+    clearInterval(timer);
+    timer = 0;
+    playBtn.textContent = t("p9.play");
+  }
+  const rnnNums = readouts([
+    { key: "n", label: t("p9.rN"), test: "p9-n" },
+    { key: "path", label: t("p9.rPath"), test: "p9-path" },
+    { key: "seq", label: t("p9.rSeq"), test: "p9-seq" },
+    { key: "now", label: t("p9.rNow"), test: "p9-now" },
+  ]);
+  let nTokens = 0;
+  let tokenNames = [];
+
+  function drawRnn() {
+    const n = nTokens;
+    if (!n) return;
+    const cur = Math.min(Math.max(1, step || n), n);
+    tSlider.input.max = String(n);
+    tSlider.set(cur);
+    const gap = Math.max(28, Math.min(64, Math.floor(620 / n)));
+    const W = 100 + gap * n;
+    const arcMax = Math.min(90, 16 + gap * (n - 1) * 0.18);
+    const yR = 44;
+    const yA = yR + 40 + 22 + arcMax + 12;
+    const H = yA + 36;
+    rnnSvg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    rnnSvg.setAttribute("width", String(W));
+    rnnSvg.setAttribute("height", String(H));
+    const kids = [];
+    const x = (i) => 90 + i * gap;
+    kids.push(s("text", { x: 4, y: yR + 4, class: "row-title", text: t("p9.rnnRow") }));
+    kids.push(s("text", { x: 4, y: yA + 4, class: "row-title", text: t("p9.attRow") }));
+    // RNN: a chain; at time cur only the first cur states exist.
+    for (let i = 0; i < n - 1; i++) {
+      kids.push(s("line", { x1: x(i) + 9, x2: x(i + 1) - 9, y1: yR, y2: yR, class: i + 1 < cur ? "chain on" : "chain" }));
+    }
+    // Attention: every word linked to every other in one step; drawn from word 1 to each other word.
+    const span = Math.max(1, x(n - 1) - x(0));
+    for (let j = 1; j < n; j++) {
+      const mid = (x(0) + x(j)) / 2;
+      const hgt = 8 + ((x(j) - x(0)) / span) * arcMax;
+      kids.push(s("path", { d: `M ${x(0)} ${yA - 9} Q ${mid} ${yA - 9 - 2 * hgt} ${x(j)} ${yA - 9}`, class: j === n - 1 ? "arc arc-far" : "arc", stroke: ROLE.key }));
+    }
+    for (let i = 0; i < n; i++) {
+      const done = i < cur;
+      kids.push(s("circle", { cx: x(i), cy: yR, r: 9, class: done ? "node on" : "node" }));
+      kids.push(s("circle", { cx: x(i), cy: yA, r: 9, class: "node on" }));
+      const lbl = tokenNames[i].length > 7 ? `${tokenNames[i].slice(0, 6)}…` : tokenNames[i];
+      kids.push(s("text", { x: x(i), y: yR + 26, class: "node-label", "text-anchor": "middle", text: lbl }));
+      kids.push(s("text", { x: x(i), y: yA + 26, class: "node-label", "text-anchor": "middle", text: lbl }));
+    }
+    kids.push(s("text", { x: x(0), y: yR - 18, class: "tick", text: t("p9.rnnNow", { k: cur, n }) }));
+    kids.push(s("text", { x: x(n - 1), y: yA - 9 - arcMax - 16, class: "tick", "text-anchor": "end", text: t("p9.attNow", { n }) }));
+    rnnSvg.replaceChildren(...kids);
+    rnnSvg.setAttribute("aria-label", t("p9.rnnLabel", { n, k: cur }));
+    rnnNums.set("n", String(n), n);
+    rnnNums.set("path", t("p9.pathText", { r: n - 1, a: 1 }), n - 1);
+    rnnNums.set("seq", t("p9.seqText", { r: n, a: 1 }), n);
+    rnnNums.set("now", t("p9.nowText", { r: cur, n, a: n }), cur);
+  }
+
+  function render() {
+    const text = ctx.shared.model;
+    labLink.href = ctx.labHref(text);
+    if (!text.trim()) {
+      sent.msg.show("error", t("err.empty"));
+      return;
+    }
+    if (!engine.hasLab) {
+      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
+      // The RNN comparison still works from the word-vector tokenizer, if it is there.
+      if (engine.hasWords) {
+        try {
+          tokenNames = engine.project(text).tokens;
+          nTokens = tokenNames.length;
+          drawRnn();
+        } catch (e) {
+          ctx.onEngineError(e);
+        }
+      }
+      return;
+    }
+    let res;
+    try {
+      res = engine.translate(text, {});
+    } catch (e) {
+      msg.show("error", t("err.engine", { msg: e.message }));
+      ctx.onEngineError(e);
+      return;
+    }
+    msg.clear();
+    const unk = res.src.unknown;
+    sent.msg.show(unk.length ? "warn" : res.src.dropped ? "warn" : "", [unk.length ? t("warn.unk", { words: unk.map((i) => res.src.tokens[i]).join(", ") }) : "", res.src.dropped ? t("warn.dropped", { n: res.src.dropped }) : ""].filter(Boolean).join(" "));
+    const tr = res.tr;
+    const trace = tr.trace;
+    const S = res.src.tokens.length;
+    const T = tr.decoder_tokens.length;
+    translation.textContent = tr.text;
+    if (!tr.finished) translation.append(h("span", { class: "note", text: ` ${t("p9.unfinished")}` }));
+
+    // Who sees what, with the live shapes.
+    const rowsDef = [
+      [t("p9.encSelf"), t("p9.encSees"), `${S} × ${S}`, t("p9.noMask")],
+      [t("p9.decSelf"), t("p9.decSees"), `${T} × ${T}`, t("p9.causal")],
+      [t("p9.cross"), t("p9.crossSees"), `${T} × ${S}`, t("p9.noMask")],
+    ];
+    roles.replaceChildren(
+      h("caption", { text: t("p9.rolesLabel") }),
+      h("thead", {}, h("tr", {}, ...[t("p9.cAttention"), t("p9.cSees"), t("p9.cShape"), t("p9.cMask")].map((c) => h("th", { scope: "col", text: c })))),
+      h("tbody", {}, ...rowsDef.map((r) => h("tr", {}, h("th", { scope: "row", text: r[0] }), ...r.slice(1).map((c) => h("td", { text: c }))))),
+    );
+
+    steps.replaceChildren(
+      ...tr.steps.map((st, k) =>
+        h("li", { class: "gen-step" },
+          h("span", { class: "gen-k", text: String(k + 1) }),
+          h("span", { class: "gen-tok", lang: "ko", text: st.token }),
+          h("span", { class: "gen-p", text: fmt(st.top[0].prob, 2) }))),
+    );
+
+    const L = trace.decoder.layers.length;
+    const H = trace.heads;
+    if (layer < 0 || layer >= L) layer = L - 1;
+    head = Math.min(head, H - 1);
+    layerSel.setOptions(Array.from({ length: L }, (_, i) => ({ value: i, text: String(i + 1) })), layer);
+    headSel.setOptions(Array.from({ length: H }, (_, i) => ({ value: i, text: String(i + 1) })), head);
+    const hd = trace.decoder.layers[layer].cross_attn.sublayer.heads[head];
+    const produced = labels(tr.tokens.slice(0, hd.weights.rows).map((x) => `→ ${x}`));
+    cross.update({
+      label: t("p9.crossLabel", { layer: layer + 1, head: head + 1 }),
+      rows: produced,
+      cols: labels(res.src.tokens),
+      data: hd.weights.data,
+      nr: hd.weights.rows,
+      nc: hd.weights.cols,
+    });
+
+    tokenNames = res.src.tokens;
+    nTokens = S;
+    drawRnn();
+  }
+
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { text: t("p9.intro") }),
+    sent.root,
+    msg.root,
+    h("div", { class: "needs-model" },
+      roles,
+      h("p", { text: t("p9.roles") }),
+      h("h3", { text: t("p9.genTitle") }),
+      h("p", { text: t("p9.gen") }),
+      translation,
+      steps,
+      tryThis(t("p9.try")),
+      h("div", { class: "controls" }, layerSel.root, headSel.root),
+      formula(t("p9.formula")),
+      cross.root),
+    h("p", { class: "lab-cta" }, labLink),
+    h("h3", { text: t("p9.rnnTitle") }),
+    h("p", { text: t("p9.rnn") }),
+    h("div", { class: "controls" }, tSlider.root, playBtn),
+    h("div", { class: "plot-wrap rnn-wrap" }, rnnSvg),
+    rnnNums.root,
+    h("p", { text: t("p9.outro") }),
+  );
+  render();
+  return { id: "p9", title: t("p9.title"), body };
+}

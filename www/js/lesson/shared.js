@@ -1,0 +1,87 @@
+// Pieces several panels share: the lecture's sentence, the word-vector lookup with its messages,
+// the sentence text boxes bound to one shared sentence, and token pickers.
+
+import { t } from "./i18n.js";
+import { h, textbox, button, message, newId } from "./ui.js";
+
+/** The example sentence of the lecture (panels 2-9 start from it). */
+export const SEED = "Emma hates games, but she's a great friend";
+
+/** Most tokens a word-vector panel draws (the engine takes more; the page stays readable). */
+export const MAX_WORDS = 24;
+
+/**
+ * The GloVe vectors of `text` with their 2-D projection, or {error}. Adds `warning` for
+ * unknown words and truncation. The numbers are the engine's (Words.project).
+ */
+export function wordVectors(engine, text) {
+  if (!engine.hasWords) return { error: t("err.words", { msg: engine.errors.words || "?" }) };
+  if (!text.trim()) return { error: t("err.empty") };
+  let p;
+  try {
+    p = engine.project(text);
+  } catch (e) {
+    return { error: e instanceof WebAssembly.RuntimeError ? t("err.panic") : t("err.engine", { msg: e.message }), panic: e };
+  }
+  let warning = "";
+  if (p.tokens.length > MAX_WORDS) {
+    const cut = p.tokens.slice(0, MAX_WORDS).join(" ");
+    try {
+      p = engine.project(cut);
+    } catch (e) {
+      return { error: t("err.engine", { msg: e.message }), panic: e };
+    }
+    warning = t("warn.long", { n: MAX_WORDS });
+  }
+  if (p.unknown.length === p.tokens.length) return { error: t("err.allUnknown", { words: p.tokens.join(" ") }) };
+  if (p.unknown.length) {
+    const words = p.unknown.map((i) => p.tokens[i]).join(", ");
+    warning = `${warning ? `${warning} ` : ""}${t("warn.unknown", { words })}`;
+  }
+  return { ...p, n: p.tokens.length, d: p.vectors.cols, warning };
+}
+
+/** Token labels that stay unique in a table ("the", "the²"). */
+export function labels(tokens) {
+  const seen = new Map();
+  return tokens.map((tok) => {
+    const k = (seen.get(tok) || 0) + 1;
+    seen.set(tok, k);
+    return k === 1 ? tok : `${tok} (${k})`;
+  });
+}
+
+/** The word a panel starts on: "friend" if present, else the last token. */
+export function defaultWord(tokens) {
+  const i = tokens.indexOf("friend");
+  return i >= 0 ? i : tokens.length - 1;
+}
+
+/**
+ * A text box bound to one of the shared sentences (`which` = "words" | "model"): typing in any
+ * of its copies updates every panel that reads it. Returns {root, msg, refresh()}.
+ */
+export function sentenceBox(ctx, which, onChange) {
+  const id = newId(`sent-${which}`);
+  const get = () => (which === "words" ? ctx.shared.words : ctx.shared.model);
+  const setShared = (v) => (which === "words" ? ctx.shared.setWords(v) : ctx.shared.setModel(v));
+  const box = textbox({
+    id,
+    label: t(which === "words" ? "ui.sentenceWords" : "ui.sentenceModel"),
+    value: get(),
+    hint: t(which === "words" ? "ui.sentenceWordsHint" : "ui.sentenceModelHint"),
+    onInput: (v) => setShared(v),
+    test: `sentence-${which}`,
+  });
+  const seed = button({ text: t("ui.seed"), cls: "btn btn-small", onClick: () => {
+    box.input.value = SEED;
+    setShared(SEED);
+  } });
+  const msg = message();
+  const root = h("div", { class: "sentence-row" }, box.root, h("div", { class: "sentence-tools" }, seed), msg.root);
+  ctx.shared.addEventListener(which, () => {
+    box.set(get());
+    onChange();
+  });
+  return { root, msg, get };
+}
