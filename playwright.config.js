@@ -1,0 +1,46 @@
+// End-to-end tests of the page in Debian's Chromium (no browser download).
+//   make build && npx playwright test
+// The server is scripts/serve.py (same CSP as production) on port 8123, started here.
+// ATTNSCOPE_MODEL=/path/model.safetensors serves that file as models/en-ko.safetensors
+// (for development before the demo model exists); by default the real file is used.
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT || 8123);
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: /.*\.spec\.js$/,
+  outputDir: "test-results",
+  workers: 1,
+  retries: 0,
+  fullyParallel: false,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: "chromium",
+    viewport: { width: 1280, height: 900 },
+    screenshot: "on",
+    trace: "off",
+    launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
+  },
+  webServer: {
+    command: "python3 scripts/serve.py",
+    env: { PORT: String(PORT), QUIET: "1" },
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

@@ -1,0 +1,108 @@
+// Attention views and the live controls: typing, masks, scaling, heads.
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+
+const rowMax = (values) => values.map((r) => Math.max(...r));
+
+test("typing a new sentence updates the translation and the heatmaps", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const before = await readTable(page, heatmapName("encoder"));
+  const translationBefore = await page.locator("#translation").textContent();
+  await page.getByRole("radio", { name: "Cross-attention" }).check();
+  const crossBefore = await readTable(page, heatmapName("decoder_cross"));
+
+  const box = page.getByRole("textbox", { name: "English sentence" });
+  await box.fill("the teacher found the small dog in the park");
+  // live: no Enter needed
+  await expect(page.locator("#tokens")).toContainText("teacher");
+  const cross = await readTable(page, heatmapName("decoder_cross"));
+  expect(cross.cols).toEqual(["the", "teacher", "found", "the", "small", "dog", "in", "the", "park"]);
+  expect(cross.values).not.toEqual(crossBefore.values);
+  await page.getByRole("radio", { name: "Encoder self-attention" }).check();
+  const after = await readTable(page, heatmapName("encoder"));
+  expect(after.rows).toEqual(cross.cols);
+  expect(after.values).not.toEqual(before.values);
+  const translation = (await page.locator("#translation").textContent()).trim();
+  expect(translation.length).toBeGreaterThan(0);
+  expect(translation).not.toBe(translationBefore.trim());
+  // every row of weights sums to 1
+  for (const r of after.values) expect(Math.abs(r.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-4);
+  await shot(page, testInfo, "new-sentence");
+  expectClean(watch);
+});
+
+test("decoder mask: above the diagonal is exactly 0 with the mask, and not without", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  await page.getByRole("radio", { name: "Decoder self-attention (masked)" }).check();
+  const name = heatmapName("decoder_self");
+  const masked = await readTable(page, name);
+  const T = masked.rows.length;
+  expect(T).toBeGreaterThan(1);
+  expect(masked.cols).toEqual(masked.rows);
+  for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) expect(masked.text[i][j], `row ${i} col ${j}`).toBe("0");
+
+  await page.getByRole("checkbox", { name: "Causal mask in the decoder" }).uncheck();
+  await expect(page.getByText("Mask off: the decoder is peeking at the future", { exact: false })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const t = await readTable(page, name);
+      let above = 0;
+      for (let i = 0; i < t.rows.length; i++) for (let j = i + 1; j < t.rows.length; j++) if (t.values[i][j] > 0) above++;
+      return above;
+    })
+    .toBeGreaterThan(0);
+  await shot(page, testInfo, "decoder-mask-off");
+
+  // and the encoder mask makes the encoder map lower-triangular
+  await page.getByRole("checkbox", { name: "Causal mask in the encoder too" }).check();
+  await page.getByRole("radio", { name: "Encoder self-attention" }).check();
+  await expect
+    .poll(async () => {
+      const t = await readTable(page, heatmapName("encoder"));
+      for (let i = 0; i < t.rows.length; i++) for (let j = i + 1; j < t.rows.length; j++) if (t.text[i][j] !== "0") return false;
+      return true;
+    })
+    .toBe(true);
+  expectClean(watch);
+});
+
+test("turning scaling off changes the weights and sharpens every row", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const name = heatmapName("encoder", 2, 1);
+  await page.getByRole("combobox", { name: "Layer", exact: true }).selectOption({ label: "2" });
+  const scaled = await readTable(page, name);
+  await page.getByRole("checkbox", { name: "Divide scores by √d_k" }).uncheck();
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(scaled.text);
+  const unscaled = await readTable(page, name);
+  const a = rowMax(scaled.values);
+  const b = rowMax(unscaled.values);
+  // softmax of larger logits: every row's top weight grows (or stays at 1)
+  for (let i = 0; i < a.length; i++) expect(b[i]).toBeGreaterThanOrEqual(a[i] - 1e-6);
+  expect(b.reduce((x, y) => x + y) / b.length).toBeGreaterThan(a.reduce((x, y) => x + y) / a.length);
+  await expect(page.locator("#formula-scale")).toHaveClass(/off/);
+  await shot(page, testInfo, "scaling-off");
+  expectClean(watch);
+});
+
+test("changing the number of heads changes the head panels", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const heads = page.getByRole("combobox", { name: "Number of heads" });
+  const options = await heads.locator("option").evaluateAll((os) => os.map((o) => Number(o.value)));
+  const trained = Number(await heads.inputValue());
+  const thumbs = page.getByRole("button", { name: /^Layer \d+, head \d+$/ });
+  const layers = await page.getByRole("combobox", { name: "Layer", exact: true }).locator("option").count();
+  await expect(thumbs).toHaveCount(layers * trained);
+  // only divisors of d_model are offered
+  const dModel = Number((await page.locator("#model-info").textContent()).match(/d_model = (\d+)/)[1]);
+  for (const h of options) expect(dModel % h, `${h} heads`).toBe(0);
+  const other = options.find((h) => h !== trained && h <= 8 && h > 1) ?? options.find((h) => h !== trained);
+  await heads.selectOption(String(other));
+  await expect(thumbs).toHaveCount(layers * other);
+  await expect(page.getByRole("combobox", { name: "Head", exact: true }).locator("option")).toHaveCount(other);
+  await expect.poll(() => new URL(page.url()).searchParams.get("heads")).toBe(String(other));
+  // click a small map: it becomes the big one
+  await page.getByRole("button", { name: `Layer 2, head ${other}` }).click();
+  await expect(page.getByRole("table", { name: heatmapName("encoder", 2, other), exact: true })).toHaveCount(1);
+  await expect(page.getByRole("button", { name: `Layer 2, head ${other}` })).toHaveAttribute("aria-pressed", "true");
+  await shot(page, testInfo, `heads-${other}`);
+  expectClean(watch);
+});

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// Input-to-paint latency of a W_Q drag (not a test: prints figures).
+//
+//   make build && node tests/e2e/bench-drag.mjs            (or: make bench-page)
+//   BENCH_STACK=decoder_cross BENCH_MOVES=400 BENCH_PORT=8124 node tests/e2e/bench-drag.mjs
+//   ATTNSCOPE_MODEL=/path/model.safetensors ...   serve another model file as the demo model
+//
+// Serves the page (scripts/serve.py), opens it with `?bench` and a 32-token source sentence,
+// keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
+// screen, then drags one W_Q cell up and down with scripted pointer moves. The page (main.js,
+// behind ?bench) stamps each pointermove it handles and, in the requestAnimationFrame callback
+// that sends the edit to the engine (setBlock + run) and repaints every canvas, records:
+//   toPainted      handler -> after that frame's style/layout/paint (a message posted in rAF)
+//   toRafEnd       handler -> end of the rAF callback (engine run + canvas drawing done)
+//   fromEventStamp event.timeStamp (when the browser received the input) -> after paint
+//   work           duration of the rAF callback alone
+// and this script prints p50 / p95 / max in milliseconds as JSON.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "@playwright/test";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PORT = Number(process.env.BENCH_PORT || 8124);
+const MOVES = Number(process.env.BENCH_MOVES || 200);
+// which attention's W_Q is dragged: encoder (default; the page then runs the encoder alone),
+// decoder_self or decoder_cross (a whole forward pass per frame)
+const STACK = process.env.BENCH_STACK || "encoder";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+// 32 source tokens with the demo model's tokenizer (lowercase, "doesn't" -> "does" "n't").
+const SENTENCE = "My mother doesn't give the farmer my sweet rice at the old hospital because the mother usually carries the big umbrella with the young daughter at the quiet farm today.";
+
+function quantile(sorted, q) {
+  if (!sorted.length) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+
+function stats(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const r = (x) => Math.round(x * 100) / 100;
+  return { p50: r(quantile(s, 0.5)), p95: r(quantile(s, 0.95)), max: r(s[s.length - 1] ?? NaN) };
+}
+
+async function waitForServer(url, ms = 15000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start on ${url}`);
+}
+
+const server = spawn("python3", ["scripts/serve.py"], { cwd: ROOT, env: { ...process.env, PORT: String(PORT), QUIET: "1" }, stdio: ["ignore", "ignore", "inherit"] });
+let browser;
+try {
+  const base = `http://127.0.0.1:${PORT}/`;
+  await waitForServer(base);
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  // a desktop window; the all-heads grid sits right above the W_Q grid
+  const page = await browser.newPage({ viewport: { width: Number(process.env.BENCH_WIDTH || 1400), height: Number(process.env.BENCH_HEIGHT || 1000) } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  if (process.env.ATTNSCOPE_MODEL) {
+    const body = fs.readFileSync(process.env.ATTNSCOPE_MODEL);
+    await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
+  }
+  await page.goto(`${base}?bench&stack=${STACK}${process.env.BENCH_QUERY || ""}&s=${encodeURIComponent(SENTENCE)}`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+
+  const shape = await page.evaluate(() => ({
+    S: document.querySelectorAll("#tokens .chip:not(.chip-dropped)").length,
+    T: Number(document.querySelector(".dec-slider").max),
+    heads: document.querySelectorAll("#headgrid .thumb").length,
+    dropped: document.querySelector(".chip-dropped")?.textContent ?? null,
+  }));
+
+  // scroll so that the W_Q grid is at the bottom of the viewport: the all-heads grid and part
+  // of the attention map stay on screen above it
+  const wq = page.locator(".qk-q canvas");
+  const docBox = await page.evaluate(() => {
+    const r = document.querySelector(".qk-q canvas").getBoundingClientRect();
+    const g = document.querySelector("#headgrid").getBoundingClientRect();
+    return { qkBottom: r.bottom + scrollY, gridTop: g.top + scrollY };
+  });
+  const viewportH = page.viewportSize().height;
+  await page.evaluate((y) => window.scrollTo(0, y), Math.max(0, docBox.qkBottom + 40 - viewportH));
+  await page.waitForTimeout(300);
+  const visible = await page.evaluate(() => {
+    const seen = (sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      const h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+      return `${Math.max(0, Math.round((100 * h) / r.height))}%`;
+    };
+    return { attentionMap: seen("#heatmap-main canvas"), headGrid: seen("#headgrid"), wqGrid: seen(".qk-q canvas"), weightedAverage: seen(".wavg-canvas") };
+  });
+  const box = await wq.boundingBox();
+  const rows = Number((await page.locator(".qk-q .qk-title").textContent()).match(/(\d+) ×/)[1]);
+  const x = box.x + box.width * 0.3;
+  const y = box.y + ((2.5) * (box.height - 2)) / rows;
+  await page.evaluate(() => {
+    window.__attnscopeBench.samples.length = 0;
+    window.__attnscopeBench.parts.length = 0;
+  });
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  const t0 = Date.now();
+  for (let i = 1; i <= MOVES; i++) {
+    // up and down around the start: about +-1.3 x the block's value range
+    await page.mouse.move(x, y - 80 * Math.sin((i / MOVES) * 4 * Math.PI));
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  await page.mouse.up();
+  await page.waitForTimeout(800);
+  const samples = await page.evaluate(() => window.__attnscopeBench.samples);
+  const parts = await page.evaluate(() => window.__attnscopeBench.parts);
+  const part = (k) => stats(parts.map((p) => p[k]));
+  const pick = (k) => samples.map((s) => s[k]);
+  const painted = stats(pick("toPainted"));
+  const result = {
+    command: "node tests/e2e/bench-drag.mjs",
+    sentence: SENTENCE,
+    stack: STACK,
+    sourceTokens: shape.S,
+    targetTokens: shape.T,
+    truncated: shape.dropped,
+    headPanels: shape.heads,
+    onScreen: visible,
+    pointerMoves: MOVES,
+    movesPerSecond: Math.round(MOVES / seconds),
+    framesMeasured: samples.length,
+    inputToPaintMs: painted,
+    inputToRafEndMs: stats(pick("toRafEnd")),
+    eventTimestampToPaintMs: stats(pick("fromEventStamp")),
+    frameWorkMs: stats(pick("work")),
+    frameWorkPartsMs: { engineRun: part("run"), qkGrid: part("qk"), attentionAndGrid: part("attention"), weightedAverage: part("average") },
+    targetP95Ms: 16,
+    meetsTarget: painted.p95 < 16,
+    errors,
+  };
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  if (browser) await browser.close();
+  server.kill();
+}

@@ -1,0 +1,82 @@
+// Shared test fixtures: a page that records every request, failure and console error, and
+// helpers that read the page the way a screen reader does (roles, names, tables).
+import fs from "node:fs";
+import { test as base, expect } from "@playwright/test";
+
+export { expect };
+
+/** Development only: serve this file as models/en-ko.safetensors (see playwright.config.js). */
+const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
+
+export const test = base.extend({
+  watch: async ({ page, baseURL }, use) => {
+    const w = { origin: new URL(baseURL).origin, requests: [], failed: [], consoleErrors: [], pageErrors: [], dialogs: [] };
+    page.on("request", (r) => w.requests.push(r.url()));
+    page.on("requestfailed", (r) => w.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400) w.failed.push(`${r.url()} HTTP ${r.status()}`);
+    });
+    page.on("console", (m) => {
+      if (m.type() === "error") w.consoleErrors.push(m.text());
+    });
+    page.on("pageerror", (e) => w.pageErrors.push(e.message));
+    page.on("dialog", (d) => {
+      w.dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+    if (MODEL_OVERRIDE) {
+      const body = fs.readFileSync(MODEL_OVERRIDE);
+      await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
+    }
+    await use(w);
+  },
+});
+
+/** Open the page (with an optional query string) and wait until the first translation is shown. */
+export async function openApp(page, query = "") {
+  await page.goto(`/${query}`);
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+}
+
+/** Save a named screenshot of the whole page into this test's output folder (test-results/). */
+export async function shot(page, testInfo, name) {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}
+
+/**
+ * Read an accessible table by its name: column headers, row headers and the numbers.
+ * `exact` matches the whole name (the main heatmap's name is a prefix of the pair tables').
+ */
+export async function readTable(page, name, exact = true) {
+  const table = page.getByRole("table", { name, exact });
+  await expect(table).toHaveCount(1);
+  return table.evaluate((t) => ({
+    cols: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
+    rows: [...t.tBodies[0].rows].map((r) => r.cells[0].textContent),
+    text: [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent)),
+    values: [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => Number(c.textContent))),
+  }));
+}
+
+/** The main heatmap's table name for a stack (as shown to readers, 1-based). */
+export function heatmapName(stack, layer = 1, head = 1) {
+  const names = { encoder: "encoder self-attention", decoder_self: "decoder self-attention", decoder_cross: "cross-attention" };
+  return `${names[stack]} weights, layer ${layer}, head ${head}`;
+}
+
+/** Type a sentence into the box and press Enter (translate at once); wait for the tokens. */
+export async function typeSentence(page, text) {
+  const box = page.getByRole("textbox", { name: "English sentence" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Every page-level problem recorded so far must be empty, and no request left the origin. */
+export function expectClean(w) {
+  const foreign = w.requests.filter((u) => !u.startsWith("data:") && new URL(u).origin !== w.origin);
+  expect(foreign, "requests to another origin").toEqual([]);
+  expect(w.pageErrors, "uncaught exceptions").toEqual([]);
+  expect(w.consoleErrors, "console errors").toEqual([]);
+  expect(w.failed, "failed requests").toEqual([]);
+  expect(w.dialogs, "dialogs").toEqual([]);
+}

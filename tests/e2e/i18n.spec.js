@@ -1,0 +1,37 @@
+// The Korean interface.
+import { test, expect, openApp, shot, expectClean } from "./fixtures.js";
+
+test("?lang=ko shows Korean labels, and the switch goes back to English", async ({ page, watch }, testInfo) => {
+  await openApp(page, "?lang=ko");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ko");
+  await expect(page.getByRole("textbox", { name: "영어 문장" })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "디코더 인과 마스크" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "점수를 √d_k로 나누기" })).toBeChecked();
+  await expect(page.getByRole("combobox", { name: "헤드 수" })).toBeVisible();
+  await expect(page.getByRole("slider", { name: "디코딩 단계" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "셀프 어텐션은 가중평균이다" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "인코더 셀프 어텐션 가중치, 레이어 1, 헤드 1", exact: true })).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "레이어 1, 헤드 2" })).toBeVisible();
+  await shot(page, testInfo, "korean");
+
+  await page.getByRole("button", { name: "English" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("textbox", { name: "English sentence" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "encoder self-attention weights, layer 1, head 1", exact: true })).toHaveCount(1);
+  await expect.poll(() => new URL(page.url()).searchParams.get("lang")).toBe("en");
+  expectClean(watch);
+});
+
+test("the browser language picks Korean when no ?lang is given", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "ko-KR" });
+  const page = await context.newPage();
+  if (process.env.ATTNSCOPE_MODEL) {
+    const fs = await import("node:fs");
+    const body = fs.readFileSync(process.env.ATTNSCOPE_MODEL);
+    await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
+  }
+  await openApp(page);
+  await expect(page.locator("html")).toHaveAttribute("lang", "ko");
+  await expect(page.getByRole("heading", { name: "어텐션: 누가 누구를 보는가" })).toBeVisible();
+  await context.close();
+});

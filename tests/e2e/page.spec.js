@@ -1,0 +1,93 @@
+// Loading, the network, the URL state and accessibility basics.
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+
+test("loads with no console error, no failed request and nothing from another origin", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const origin = new URL(page.url()).origin;
+  // the seed sentence gives a non-empty translation
+  await expect(page.getByRole("textbox", { name: "English sentence" })).toHaveValue("Emma hates games, but she's a great friend");
+  await expect(page.locator("#translation")).not.toHaveText("");
+  expect((await page.locator("#translation").textContent()).trim().length).toBeGreaterThan(0);
+  // every panel has content
+  const enc = await readTable(page, heatmapName("encoder"));
+  expect(enc.cols).toEqual(["emma", "hates", "games", ",", "but", "she", "'s", "a", "great", "friend"]);
+  await expect(page.getByRole("button", { name: /^Layer \d+, head \d+$/ }).first()).toBeVisible();
+  await expect(page.getByRole("slider", { name: /W_Q cells/ })).toBeVisible();
+  await expect(page.getByRole("slider", { name: "Decoding step" })).toBeVisible();
+  await expect(page.getByRole("alert")).toBeHidden();
+  await page.waitForTimeout(300);
+  await shot(page, testInfo, "loaded");
+
+  expect(watch.requests.length).toBeGreaterThan(3);
+  for (const url of watch.requests) {
+    if (url.startsWith("data:")) continue;
+    expect(new URL(url).origin, url).toBe(origin);
+  }
+  expect(watch.requests.some((u) => u.endsWith("/models/en-ko.safetensors"))).toBe(true);
+  expect(watch.requests.some((u) => u.includes("/pkg/attnscope_bg.wasm"))).toBe(true);
+  expectClean(watch);
+});
+
+test("every control has a visible label and a role, and the page state lives in the URL", async ({ page, watch }, testInfo) => {
+  await openApp(page, "?stack=decoder_cross&layer=2&head=3&scale=0&show=scores");
+  await expect(page.getByRole("radio", { name: "Cross-attention" })).toBeChecked();
+  await expect(page.getByRole("combobox", { name: "Layer", exact: true })).toHaveValue("1"); // 0-based value, shown as 2
+  await expect(page.getByRole("combobox", { name: "Layer", exact: true }).locator("option:checked")).toHaveText("2");
+  await expect(page.getByRole("combobox", { name: "Head", exact: true }).locator("option:checked")).toHaveText("3");
+  await expect(page.getByRole("checkbox", { name: "Divide scores by √d_k" })).not.toBeChecked();
+  await expect(page.getByRole("table", { name: heatmapName("decoder_cross", 2, 3), exact: true })).toHaveCount(1);
+
+  for (const name of ["Causal mask in the decoder", "Causal mask in the encoder too", "Divide scores by √d_k", "Positional encoding", "Show heatmaps as tables"]) {
+    await expect(page.getByRole("checkbox", { name, exact: true })).toBeVisible();
+  }
+  for (const name of ["Number of heads", "Layer", "Head", "Colour by", "Query word"]) {
+    await expect(page.getByRole("combobox", { name, exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole("textbox", { name: "English sentence" })).toBeVisible();
+  await expect(page.getByRole("slider", { name: "Decoding step" })).toBeVisible();
+  await expect(page.getByRole("slider", { name: /^W_K cells/ })).toBeVisible();
+
+  // a change is written back to the query string (1-based)
+  await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ label: "2" });
+  await expect.poll(() => new URL(page.url()).searchParams.get("head")).toBe("2");
+  await page.getByRole("checkbox", { name: "Divide scores by √d_k" }).check();
+  await expect.poll(() => new URL(page.url()).searchParams.get("scale")).toBe(null);
+  await page.getByRole("checkbox", { name: "Causal mask in the decoder" }).uncheck();
+  await expect.poll(() => new URL(page.url()).searchParams.get("mask")).toBe("0");
+
+  // keyboard: the heatmap takes focus and arrow keys move the query row
+  await page.locator("#heatmap-main canvas").focus();
+  await page.keyboard.press("ArrowUp");
+  await expect(page.locator("#heatmap-main .heatmap-readout")).toContainText("weight");
+  await page.getByRole("checkbox", { name: "Show heatmaps as tables" }).check();
+  await expect(page.getByRole("table", { name: heatmapName("decoder_cross", 2, 2), exact: true })).toBeVisible();
+  await shot(page, testInfo, "url-state-tables");
+  expectClean(watch);
+});
+
+test("a panic inside the engine shows a banner and the next input restarts it", async ({ page, watch }, testInfo) => {
+  await openApp(page, "?debug");
+  // make the next engine call fail the way a wasm panic does
+  await page.evaluate(() => {
+    const lab = window.attnscope.engine.lab;
+    lab.translate = () => {
+      throw new WebAssembly.RuntimeError("unreachable");
+    };
+  });
+  const box = page.getByRole("textbox", { name: "English sentence" });
+  await box.fill("Emma hates games");
+  await box.press("Enter");
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("internal error (unreachable)");
+  await shot(page, testInfo, "panic-banner");
+  expect(await page.evaluate(() => window.attnscope.engine.broken)).toBe(true);
+  // the page still works: the next input brings up a fresh instance
+  await box.fill("she is a great friend");
+  await box.press("Enter");
+  await expect(page.locator("#tokens")).toContainText("friend");
+  await expect.poll(() => page.evaluate(() => window.attnscope.engine.broken)).toBe(false);
+  await expect(page.getByRole("alert")).toBeHidden();
+  const enc = await readTable(page, heatmapName("encoder"));
+  expect(enc.cols).toEqual(["she", "is", "a", "great", "friend"]);
+  expect(watch.pageErrors).toEqual([]);
+});

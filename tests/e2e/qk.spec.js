@@ -1,0 +1,159 @@
+// The W_Q / W_K editor and the weighted-average panel.
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+
+/** The weighted-average table: every term row w_ij * v_j and the engine's output row. */
+async function readAverage(page) {
+  const table = page.getByRole("table", { name: /^Weighted average for/ });
+  await expect(table).toHaveCount(1);
+  return table.evaluate((t) => {
+    const nums = (tr) => [...tr.cells].slice(2).map((c) => Number(c.dataset.value));
+    const rows = [...t.tBodies[0].rows];
+    return {
+      keys: rows.filter((r) => r.dataset.kind === "term").map((r) => r.cells[0].textContent),
+      weights: rows.filter((r) => r.dataset.kind === "term").map((r) => Number(r.cells[1].textContent)),
+      terms: rows.filter((r) => r.dataset.kind === "term").map(nums),
+      output: nums(rows.find((r) => r.dataset.kind === "output")),
+    };
+  });
+}
+
+function expectSumIsOutput(avg) {
+  const dk = avg.output.length;
+  expect(dk).toBeGreaterThan(0);
+  let worst = 0;
+  for (let k = 0; k < dk; k++) {
+    const sum = avg.terms.reduce((s, row) => s + row[k], 0);
+    worst = Math.max(worst, Math.abs(sum - avg.output[k]));
+  }
+  expect(worst).toBeLessThan(1e-5);
+  expect(Math.abs(avg.weights.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-5);
+}
+
+async function expectSumIsOutputEventually(page) {
+  await expect.poll(async () => {
+    try {
+      expectSumIsOutput(await readAverage(page));
+      return true;
+    } catch {
+      return false;
+    }
+  }).toBe(true);
+}
+
+/** Centre of cell (r, c) of a matrix canvas, from its bounding box and its shape. */
+async function cellPoint(canvas, r, c, rows, cols) {
+  const box = await canvas.boundingBox();
+  return { x: box.x + 1 + ((c + 0.5) * (box.width - 2)) / cols, y: box.y + 1 + ((r + 0.5) * (box.height - 2)) / rows };
+}
+
+test("dragging a W_Q cell changes the weights live; arrow keys too; reset restores them", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const name = heatmapName("encoder");
+  const original = await readTable(page, name);
+  const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 1, head 1/ });
+  await wq.scrollIntoViewIfNeeded();
+  const title = await page.locator(".qk-q .qk-title").textContent(); // "W_Q (query): 16 × 64"
+  const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
+  const p = await cellPoint(wq, 2, 5, rows, cols);
+  const valueBefore = Number(await wq.getAttribute("aria-valuenow"));
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i++) await page.mouse.move(p.x, p.y - i * 6);
+  // while the button is still down, the weights have already changed (live)
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
+  await page.mouse.up();
+  expect(Number(await wq.getAttribute("aria-valuenow"))).toBeGreaterThan(valueBefore);
+  await expect(page.getByRole("status").filter({ hasText: "Edited blocks in force" })).toBeVisible();
+  await shot(page, testInfo, "after-drag");
+  const dragged = await readTable(page, name);
+  expectSumIsOutput(await readAverage(page));
+
+  // keyboard: focus the W_K grid, move to a cell, raise it
+  const wk = page.getByRole("slider", { name: /^W_K cells of encoder self-attention, layer 1, head 1/ });
+  await wk.focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("PageDown");
+  const kBefore = Number(await wk.getAttribute("aria-valuenow"));
+  for (let i = 0; i < 8; i++) await page.keyboard.press("ArrowUp");
+  await expect(wk).toHaveAttribute("aria-valuetext", /^row 2 of \d+, column 2 of \d+/);
+  expect(Number(await wk.getAttribute("aria-valuenow"))).toBeGreaterThan(kBefore);
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(dragged.text);
+  // and on W_Q too
+  await wq.focus();
+  const afterK = await readTable(page, name);
+  for (let i = 0; i < 8; i++) await page.keyboard.press("ArrowDown");
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(afterK.text);
+
+  await page.getByRole("button", { name: "Reset all edits" }).click();
+  await expect.poll(async () => (await readTable(page, name)).text).toEqual(original.text);
+  await expect(page.getByText("No edits: trained weights")).toBeVisible();
+  expectSumIsOutput(await readAverage(page));
+  expectClean(watch);
+});
+
+test("a touch drag on a cross-attention W_Q cell changes the cross-attention weights", async ({ page, watch }, testInfo) => {
+  await openApp(page, "?stack=decoder_cross&layer=2&head=2");
+  const name = heatmapName("decoder_cross", 2, 2);
+  const original = await readTable(page, name);
+  const wq = page.getByRole("slider", { name: /^W_Q cells of cross-attention, layer 2, head 2/ });
+  await wq.scrollIntoViewIfNeeded();
+  const box = await wq.boundingBox();
+  const x = box.x + box.width * 0.4;
+  const y = box.y + 20;
+  // pointer events as a finger sends them
+  const touch = (type, dy) => wq.dispatchEvent(type, { pointerId: 7, pointerType: "touch", isPrimary: true, clientX: x, clientY: y - dy, buttons: type === "pointerup" ? 0 : 1 });
+  await touch("pointerdown", 0);
+  for (let i = 1; i <= 12; i++) await touch("pointermove", i * 10);
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
+  await touch("pointerup", 120);
+  await expectSumIsOutputEventually(page);
+  await shot(page, testInfo, "touch-drag-cross");
+  expectClean(watch);
+});
+
+test("identity preset puts ones on the block diagonal", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const name = heatmapName("encoder");
+  const original = await readTable(page, name);
+  await page.getByRole("button", { name: "Identity (W_Q = W_K = I)" }).click();
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
+  const wq = page.getByRole("slider", { name: /^W_Q cells/ });
+  await wq.focus();
+  await page.keyboard.press("Home");
+  await expect(wq).toHaveAttribute("aria-valuenow", "1.0000");
+  await page.keyboard.press("ArrowRight");
+  await expect(wq).toHaveAttribute("aria-valuenow", "0.0000");
+  await page.keyboard.press("PageDown");
+  await expect(wq).toHaveAttribute("aria-valuenow", "1.0000");
+  await shot(page, testInfo, "identity");
+  expectClean(watch);
+});
+
+test("the weighted-average panel's sum equals the engine's head output", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  // encoder, the default query (the last word)
+  let avg = await readAverage(page);
+  expect(avg.keys).toContain("friend");
+  expectSumIsOutput(avg);
+  // another query chosen from the list
+  await page.getByRole("combobox", { name: "Query word" }).selectOption({ label: "1. emma" });
+  avg = await readAverage(page);
+  expectSumIsOutput(avg);
+  await expect(page.locator(".wavg-formula")).toContainText("emma");
+  // cross-attention, layer 2, head 2: keys are source words, queries are Korean positions
+  await page.getByRole("radio", { name: "Cross-attention" }).check();
+  await page.getByRole("combobox", { name: "Layer", exact: true }).selectOption({ label: "2" });
+  await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ label: "2" });
+  avg = await readAverage(page);
+  expect(avg.keys).toEqual(["emma", "hates", "games", ",", "but", "she", "'s", "a", "great", "friend"]);
+  expectSumIsOutput(avg);
+  // clicking a heatmap row picks the query
+  const canvas = page.locator("#heatmap-main canvas");
+  await canvas.focus();
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  avg = await readAverage(page);
+  expectSumIsOutput(avg);
+  await shot(page, testInfo, "weighted-average-cross");
+  expectClean(watch);
+});

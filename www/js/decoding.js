@@ -1,0 +1,110 @@
+// Decoding step by step: at each greedy step, the prefix the decoder saw, the five most
+// probable next tokens as bars, the token chosen, and the cross-attention row over the source
+// tokens (every head of one decoder layer) that was computed while choosing it.
+
+import { el, fmt } from "./dom.js";
+import { Heatmap } from "./heatmap.js";
+import { t } from "./i18n.js";
+
+export class Decoding {
+  constructor(container, { onStep }) {
+    this.onStep = onStep;
+    this.root = el("div", "decoding");
+    const uid = Math.random().toString(36).slice(2, 8);
+
+    const nav = el("div", "dec-nav");
+    this.prev = el("button", "btn", { type: "button" });
+    this.next = el("button", "btn", { type: "button" });
+    this.sliderLabel = el("label", "dec-slider-label", { for: `dec-step-${uid}` });
+    this.slider = el("input", "dec-slider", { type: "range", id: `dec-step-${uid}`, min: 1, max: 1, step: 1, value: 1 });
+    this.position = el("span", "dec-position", { "aria-hidden": "true" });
+    this.prev.addEventListener("click", () => this.go(this.step - 1));
+    this.next.addEventListener("click", () => this.go(this.step + 1));
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value) - 1));
+    nav.append(this.sliderLabel, this.prev, this.slider, this.next, this.position);
+
+    this.prefixTitle = el("h4", "dec-sub");
+    this.prefix = el("p", "dec-prefix", { lang: "ko" });
+    this.barsTitle = el("h4", "dec-sub");
+    this.bars = el("ol", "dec-bars", { lang: "ko" });
+    this.chosen = el("p", "dec-chosen", { role: "status" });
+    this.crossTitle = el("h4", "dec-sub");
+    const crossBox = el("div", "dec-cross");
+    this.cross = new Heatmap(crossBox, { rowRole: null, colRole: "key", maxCell: 30, minCell: 12 });
+
+    const cols = el("div", "dec-cols");
+    const left = el("div", "dec-col");
+    left.append(this.prefixTitle, this.prefix, this.barsTitle, this.bars, this.chosen);
+    const right = el("div", "dec-col");
+    right.append(this.crossTitle, crossBox);
+    cols.append(left, right);
+    this.root.append(nav, cols);
+    container.append(this.root);
+    this.step = 0;
+    this.data = null;
+  }
+
+  showTable(visible) {
+    this.cross.showTable(visible);
+  }
+
+  go(k) {
+    if (!this.data) return;
+    const n = this.data.steps.length;
+    const s = Math.max(0, Math.min(n - 1, k));
+    if (s !== this.step) this.onStep(s);
+  }
+
+  /** d = {steps, srcTokens, step, layer, head, layers} */
+  setData(d) {
+    this.data = d;
+    const n = d.steps.length;
+    this.step = Math.max(0, Math.min(n - 1, d.step));
+    const st = d.steps[this.step];
+
+    this.prev.textContent = t("dec.prev");
+    this.next.textContent = t("dec.next");
+    this.sliderLabel.textContent = t("dec.slider");
+    this.slider.max = String(n);
+    this.slider.value = String(this.step + 1);
+    this.slider.setAttribute("aria-valuetext", t("dec.position", { k: this.step + 1, n, token: st.token }));
+    this.position.textContent = t("dec.position", { k: this.step + 1, n, token: st.token });
+    this.prev.disabled = this.step === 0;
+    this.next.disabled = this.step >= n - 1;
+
+    this.prefixTitle.textContent = t("dec.prefix");
+    const chips = [el("span", "chip chip-special", {}, "<bos>")];
+    for (let k = 0; k < this.step; k++) chips.push(el("span", "chip", {}, d.steps[k].token));
+    chips.push(el("span", "chip-arrow", { "aria-hidden": "true" }, "→"));
+    chips.push(el("span", "chip chip-chosen", {}, st.token));
+    this.prefix.replaceChildren(...chips);
+
+    this.barsTitle.textContent = t("dec.top");
+    const items = st.top.map((c) => {
+      const li = el("li", c.token === st.token ? "bar-row chosen" : "bar-row");
+      const name = el("span", "bar-token", {}, c.token);
+      const track = el("span", "bar-track", { "aria-hidden": "true" });
+      const fill = el("span", "bar-fill");
+      fill.style.width = `${Math.max(0.5, c.prob * 100).toFixed(2)}%`;
+      track.append(fill);
+      const pct = el("span", "bar-prob", {}, `${fmt(c.prob * 100, 1)}%`);
+      li.append(name, track, pct);
+      return li;
+    });
+    this.bars.replaceChildren(...items);
+    this.chosen.textContent = t("dec.chosen", { token: st.token, p: fmt(st.top[0].prob * 100, 1) });
+
+    const layer = Math.min(d.layer, st.cross.length - 1);
+    this.crossTitle.textContent = t("dec.cross", { layer: layer + 1 });
+    const mat = st.cross[layer];
+    const heads = Array.from({ length: mat.rows }, (_, h) => t("grid.head", { n: h + 1 }));
+    this.cross.setData({
+      weights: mat,
+      rows: heads,
+      cols: d.srcTokens,
+      selectedRow: Math.min(d.head, mat.rows - 1),
+      label: t("dec.crossLabel", { layer: layer + 1, k: this.step + 1, token: st.token }),
+      rowHeader: t("table.headKey"),
+    });
+  }
+}

@@ -1,0 +1,123 @@
+// Tiny DOM helpers shared by the views. Text always goes in through textContent.
+
+/** Create an element with a class name, attributes and text (never parsed as HTML). */
+export function el(tag, cls, attrs = {}, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : String(v));
+  }
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** Set text only when it changed (a write of the same text still costs a layout). */
+export function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+const liveStamp = new WeakMap();
+/**
+ * Text that changes on every frame of a drag: written at most every 150 ms while `live`
+ * (each text change costs a layout), always when not live (the drag's final render).
+ */
+export function setLiveText(e, text, live) {
+  if (live) {
+    const now = performance.now();
+    if (now - (liveStamp.get(e) || 0) < 150) return;
+    liveStamp.set(e, now);
+  }
+  setText(e, text);
+}
+
+/** Set an attribute only when it changed. */
+export function setAttr(e, name, value) {
+  if (e.getAttribute(name) !== value) e.setAttribute(name, value);
+}
+
+/**
+ * Call `onShow()` whenever `element` comes into view; `isVisible()` tells whether it is now.
+ * Views skip drawing canvases nobody can see and catch up when they scroll into view.
+ */
+export function watchVisibility(element, onShow) {
+  const state = { visible: true };
+  new IntersectionObserver(
+    (entries) => {
+      const v = entries[entries.length - 1].isIntersecting;
+      const was = state.visible;
+      state.visible = v;
+      if (v && !was) onShow();
+    },
+    { rootMargin: "0px" },
+  ).observe(element);
+  return () => state.visible;
+}
+
+/** A fixed-precision number for people: 0.412, -1.05, 12.3. */
+export function fmt(v, digits = 3) {
+  if (v === -Infinity) return "−∞";
+  if (v === Infinity) return "∞";
+  if (Number.isNaN(v)) return "NaN";
+  const s = v.toFixed(digits);
+  return s.startsWith("-") ? `−${s.slice(1)}` : s;
+}
+
+/** The exact float as a string, for tables that tests and screen readers read. */
+export function fmtExact(v) {
+  if (v === 0) return "0";
+  if (!Number.isFinite(v)) return v > 0 ? "Infinity" : v < 0 ? "-Infinity" : "NaN";
+  return String(Number(v.toPrecision(7)));
+}
+
+/** Size a canvas for CSS pixels `w` x `h` at the device pixel ratio; returns the 2D context. */
+export function sizeCanvas(canvas, w, h) {
+  const dpr = window.devicePixelRatio || 1;
+  const bw = Math.max(1, Math.round(w * dpr));
+  const bh = Math.max(1, Math.round(h * dpr));
+  if (canvas.width !== bw || canvas.height !== bh) {
+    canvas.width = bw;
+    canvas.height = bh;
+    canvas.style.width = `${w}px`;
+    canvas.style.height = `${h}px`;
+  }
+  const g = canvas.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return g;
+}
+
+/** Shorten a label to fit `maxW` CSS pixels with the context's current font. */
+export function fitText(g, text, maxW) {
+  if (g.measureText(text).width <= maxW) return text;
+  let s = text;
+  while (s.length > 1 && g.measureText(`${s}…`).width > maxW) s = s.slice(0, -1);
+  return `${s}…`;
+}
+
+export const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", "NanumGothic", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif';
+export const FONT_SMALL = FONT.replace("12px", "10px");
+export const FONT_BOLD = `bold ${FONT}`;
+
+// One scratch canvas: matrices are written one pixel per cell, then scaled up with drawImage
+// (no smoothing). One putImageData + one drawImage instead of a fillRect per cell.
+const scratch = document.createElement("canvas");
+/** Paint a Mat into the rectangle (x, y, w, h); `colour(value, px, offset, i)` writes RGBA. */
+export function paintCells(g, mat, x, y, w, h, colour) {
+  if (scratch.width !== mat.cols || scratch.height !== mat.rows) {
+    scratch.width = mat.cols;
+    scratch.height = mat.rows;
+  }
+  const sg = scratch.getContext("2d");
+  const img = sg.createImageData(mat.cols, mat.rows);
+  const px = img.data;
+  const d = mat.data;
+  for (let i = 0; i < d.length; i++) colour(d[i], px, i * 4, i);
+  sg.putImageData(img, 0, 0);
+  // crisp cells when enlarging; averaged when a thumbnail has fewer pixels than cells
+  g.imageSmoothingEnabled = w < mat.cols || h < mat.rows;
+  g.drawImage(scratch, 0, 0, mat.cols, mat.rows, x, y, w, h);
+}
+
+/** Row `i` of a Mat {rows, cols, data} as a Float32Array view (no copy). */
+export function row(mat, i) {
+  return mat.data.subarray(i * mat.cols, (i + 1) * mat.cols);
+}

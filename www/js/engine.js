@@ -1,0 +1,139 @@
+// The wasm engine behind one small object that survives a panic.
+//
+// The page talks to `Lab` (src/wasm.rs) only through this wrapper. Every call may throw an
+// Error with a readable message (the caller shows it); a panic inside wasm surfaces as a
+// `WebAssembly.RuntimeError` ("unreachable") and leaves that instance unusable, so the wrapper
+// marks itself broken, and `recover()` instantiates a fresh copy of the module and replays what
+// the page had set: options, Q/K edits and the sentence.
+
+const PKG = new URL("../pkg/attnscope.js", import.meta.url);
+
+export class EngineBroken extends Error {
+  constructor() {
+    super("the engine stopped after an internal error; it restarts on your next change");
+    this.name = "EngineBroken";
+  }
+}
+
+function isPanic(e) {
+  return e instanceof WebAssembly.RuntimeError;
+}
+
+export class Engine {
+  constructor(modelUrl) {
+    this.modelUrl = modelUrl;
+    this.lab = null;
+    this.broken = false;
+    this.generation = 0;
+    this.bytes = null; // model file
+    this.wasmModule = null; // compiled WebAssembly.Module, reused on recovery
+    // What the page set, replayed after a panic.
+    this.options = {};
+    this.source = null;
+    this.edits = new Map(); // "stack/layer/head/q|k" -> Float32Array
+  }
+
+  /** Fetch the model, instantiate the module, build the Lab. Throws a readable Error. */
+  async load() {
+    const [res, wasmRes] = await Promise.all([
+      fetch(this.modelUrl),
+      fetch(new URL("attnscope_bg.wasm", PKG)),
+    ]);
+    if (!res.ok) throw new Error(`${this.modelUrl.pathname}: HTTP ${res.status}`);
+    if (!wasmRes.ok) throw new Error(`attnscope_bg.wasm: HTTP ${wasmRes.status}`);
+    this.bytes = new Uint8Array(await res.arrayBuffer());
+    this.wasmModule = await WebAssembly.compile(await wasmRes.arrayBuffer());
+    await this.instantiate();
+  }
+
+  async instantiate() {
+    // A fresh copy of the JS glue (its own wasm instance): the URL differs per generation.
+    const url = this.generation === 0 ? PKG.href : `${PKG.href}?instance=${this.generation}`;
+    this.generation += 1;
+    const mod = await import(url);
+    await mod.default({ module_or_path: this.wasmModule });
+    this.lab = new mod.Lab(this.bytes);
+    this.broken = false;
+  }
+
+  /** After a panic: a new instance with the same options, edits and sentence. */
+  async recover() {
+    if (!this.broken) return;
+    await this.instantiate();
+    this.lab.setOptions(this.options);
+    for (const [k, values] of this.edits) {
+      const [stack, layer, head, m] = k.split("/");
+      this.lab.setBlock(stack, Number(layer), Number(head), m, values);
+    }
+    if (this.source !== null) this.lab.setSource(this.source);
+  }
+
+  call(fn) {
+    if (this.broken || !this.lab) throw new EngineBroken();
+    try {
+      return fn(this.lab);
+    } catch (e) {
+      if (isPanic(e)) {
+        this.broken = true;
+        this.lab = null;
+      }
+      throw e;
+    }
+  }
+
+  info() {
+    return this.call((l) => l.info());
+  }
+
+  setSource(text) {
+    const out = this.call((l) => l.setSource(text));
+    this.source = text;
+    return out;
+  }
+
+  setOptions(patch) {
+    this.call((l) => l.setOptions(patch));
+    if (patch.heads !== undefined && patch.heads !== this.options.heads) this.edits.clear();
+    this.options = { ...this.options, ...patch };
+  }
+
+  translate() {
+    return this.call((l) => l.translate());
+  }
+
+  run() {
+    return this.call((l) => l.run());
+  }
+
+  /** Whether the module has `runEncoder` (the encoder alone; older builds do not). */
+  get canRunEncoder() {
+    return !!this.lab && typeof this.lab.runEncoder === "function";
+  }
+
+  runEncoder() {
+    return this.call((l) => l.runEncoder());
+  }
+
+  block(stack, layer, head, m) {
+    return this.call((l) => l.block(stack, layer, head, m));
+  }
+
+  setBlock(stack, layer, head, m, values) {
+    this.call((l) => l.setBlock(stack, layer, head, m, values));
+    this.edits.set(`${stack}/${layer}/${head}/${m}`, Float32Array.from(values));
+  }
+
+  resetBlocks() {
+    this.call((l) => l.resetBlocks());
+    this.edits.clear();
+  }
+
+  editCount() {
+    return this.call((l) => l.editCount());
+  }
+
+  /** Whether the page has edited this block. */
+  hasEdit(stack, layer, head, m) {
+    return this.edits.has(`${stack}/${layer}/${head}/${m}`);
+  }
+}

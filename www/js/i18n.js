@@ -1,0 +1,343 @@
+// Every piece of interface text, in English and Korean.
+//
+// `t(key, params)` looks a key up in the current language (falling back to English) and fills
+// `{name}` placeholders. Static elements carry `data-i18n="key"` (text) or
+// `data-i18n-aria-label="key"`; `applyI18n(root)` fills them. Views call `t` when they render,
+// so switching language is: setLang(), applyI18n(document), render again.
+// Strings are plain text (never parsed as HTML).
+
+const en = {
+  "app.title": "attnscope",
+  "app.tagline": "Watch attention at work inside a small English → Korean Transformer, running entirely in your browser.",
+  "nav.skip": "Skip to the attention maps",
+  "lang.label": "Language",
+  "lang.en": "English",
+  "lang.ko": "한국어",
+  "banner.close": "Dismiss",
+
+  "status.loading": "Loading the model…",
+  "status.restart": "Restarting the engine…",
+
+  "sentence.title": "Sentence in, translation out",
+  "sentence.label": "English sentence",
+  "sentence.hint": "Type any English sentence: the translation follows as you type (Enter translates at once). The model knows a few hundred everyday words.",
+  "sentence.seed": "Back to the example sentence",
+  "sentence.tokens": "Tokens the model reads",
+  "sentence.output": "Korean translation (greedy decoding)",
+
+  "notice.unknown": "Not in the model's vocabulary, so read as <unk> (unknown word): {words}. Try a simpler everyday word.",
+  "notice.unknownChip": "unknown word",
+  "notice.droppedChip": "+{n} not read",
+  "notice.trunc": "This sentence is longer than the model's limit of {max} tokens: the last {n} tokens were left out.",
+  "translation.nothing": "(the model wrote no words)",
+  "translation.meta": "{n} tokens generated.",
+  "translation.unfinished": "It stopped at the length limit before writing <eos>.",
+  "translation.edited": "Your W_Q/W_K edits are in force.",
+  "input.empty": "Type an English sentence to translate.",
+  "input.emptyKeep": "The box is empty: type an English sentence. The panels still show the last one.",
+
+  "error.engine": "The engine could not do that: {message}",
+  "error.broken": "The engine stopped after an internal error. It restarts on your next change.",
+  "error.panic": "The engine hit an internal error ({message}). It restarts on your next change; your sentence and settings are kept.",
+  "error.load": "Could not load the model ({url}): {message}",
+
+  "controls.title": "Live controls",
+  "controls.lead": "Each switch changes how attention is computed. The engine runs again at once and every panel updates.",
+  "opt.mask": "Causal mask in the decoder",
+  "opt.mask.hint": "The decoder writes Korean from left to right, so word i may only look at words 1 to i. Turn the mask off, then look at decoder self-attention: weight appears above the diagonal.",
+  "opt.mask.peek": "Mask off: the decoder is peeking at the future. Each position now also sees the words after it. In training it could copy the very word it is meant to predict, so it would learn nothing. The translation is still written one word at a time, but earlier positions now see each new word, so it may change.",
+  "opt.encmask": "Causal mask in the encoder too",
+  "opt.encmask.hint": "The encoder normally reads the whole English sentence in both directions. With a mask, each English word sees only the words before it: the encoder map becomes a lower triangle.",
+  "opt.scale": "Divide scores by √d_k",
+  "opt.scale.hint": "Each head compares queries and keys in d_k = {dk} dimensions. Dot products grow with d_k, so they are divided by √{dk} = {root}. Switch this off: scores become {root}× larger, softmax hands almost all the weight to the top key, and the rows turn sharp (see the peak value under the heatmap).",
+  "opt.pe": "Positional encoding",
+  "opt.pe.hint": "Adds a position signal to every word vector. Without it, attention knows which words are present but not their order: to the encoder, “the brother carried the sister” and “the sister carried the brother” look the same.",
+  "order.jump": "Compare the brother/sister pair ↓",
+  "opt.heads": "Number of heads",
+  "opt.heads.hint": "The model was trained with {trained} heads. The same weights can be cut into more, thinner heads or fewer, wider ones (d_k = {d} / heads). Re-splitting breaks the trained patterns, which shows that each head learned its own job. Changing this clears your W_Q/W_K edits.",
+  "opt.heads.option": "{h} (d_k = {dk})",
+  "opt.heads.trained": "— as trained",
+  "opt.tables": "Show heatmaps as tables",
+
+  "attn.title": "Attention: who looks at whom",
+  "attn.lead": "Each row is a word asking a question (its query); each column is a word that may answer (its key). A row's colours are that word's attention weights: never negative, and they add up to 1. Hover over a cell, or focus the map and use the arrow keys, to read its numbers. Click a row to follow that word in the panels below.",
+  "attn.formulaName": "weights",
+  "attn.which": "Which attention",
+  "attn.layer": "Layer",
+  "attn.head": "Head",
+  "attn.show": "Colour by",
+  "attn.coloured": "colour: {what}",
+  "attn.rows": "rows: queries",
+  "attn.cols": "columns: keys",
+  "attn.peak": "Peak: on average, the strongest key in a row takes {p} of the weight (1 would mean every word looks at a single word).",
+  "stack.encoder": "Encoder self-attention",
+  "stack.decoder_self": "Decoder self-attention (masked)",
+  "stack.decoder_cross": "Cross-attention",
+  "stack.encoder.about": "English words attend to English words: each word's new vector is a blend of the words it looks at, so a word can pick up meaning from the rest of the sentence.",
+  "stack.decoder_self.about": "Korean words attend to the Korean words already written (<bos> starts the sentence). The mask stops each word from seeing the ones after it.",
+  "stack.decoder_cross.about": "Each Korean position (query) looks at the English sentence; keys and values come from the encoder's output. This is where the translation finds its source words.",
+  "try.pronoun": "Try this: in layer {layer}, head {head}, the pronoun “{pron}” puts {p}% of its attention on “{word}”. The model learned to look back for the word a pronoun refers to; that is how its translation can name the person.",
+  "try.show": "Show me",
+  "stackName.encoder": "encoder self-attention",
+  "stackName.decoder_self": "decoder self-attention",
+  "stackName.decoder_cross": "cross-attention",
+  "show.weights": "Weights (after softmax)",
+  "show.scores": "Raw scores QKᵀ",
+  "show.logits": "Scaled and masked scores",
+  "legend.weights": "Attention weight from 0 (white) to 1 (dark purple). Hatched cells are masked.",
+  "legend.scores": "{what}: olive = negative, white = 0, purple = positive (up to ±{r}). Hatched cells are masked.",
+  "legend.qk": "Matrix cells: olive = negative, white = 0, purple = positive (up to ±{r}).",
+  "label.heatmap": "{stack} weights, layer {layer}, head {head}",
+  "label.pair": "{stack} weights, layer {layer}, head {head}: {sentence}",
+  "heatmap.keys": "Arrow keys move between cells and choose the query row; the numbers are read out under the map.",
+  "cell.raw": "raw score q·k",
+  "cell.scaled": "scaled/masked",
+  "cell.masked": "masked (−∞)",
+  "cell.weight": "weight",
+  "table.queryKey": "query \\ key",
+  "table.headKey": "head \\ source word",
+
+  "grid.title": "All heads at a glance",
+  "grid.hint": "One small map per head; each row is a layer. Heads in the same layer look for different things. Click one to open it above.",
+  "grid.layer": "Layer {n}",
+  "grid.head": "Head {n}",
+  "grid.thumb": "Layer {layer}, head {head}",
+
+  "wavg.title": "Self-attention is a weighted average",
+  "wavg.lead": "Attention does not pick one word: it blends them. For the chosen query word, each word's value vector v_j (green strip) is multiplied by its weight w_ij, and the results are added up. The last row is the head's output for that word: its new, context-aware vector. Click a row in the heatmap or choose a word here, then drag a W_Q cell above and watch the blend shift.",
+  "wavg.note": "Weights, value vectors and the output come straight from the engine; the page only multiplies each weight by its value vector to draw the terms. The value column has its own scale; the terms and their sum share one, so the sum row is the column above it added up.",
+  "wavg.query": "Query word",
+  "wavg.more": "({n} more terms)",
+  "wavg.canvas": "Weighted average for the query “{query}”: weights, value vectors, weighted terms and their sum",
+  "wavg.colKey": "key j",
+  "wavg.colWeight": "weight w",
+  "wavg.colValue": "value v_j",
+  "wavg.colTerm": "w · v_j",
+  "wavg.sumRow": "sum = output",
+  "wavg.table": "Weighted average for “{query}”, {label}: weights, terms w·v_j and the head output",
+  "wavg.dim": "dim",
+
+  "qk.title": "Query and key matrices: drag to rewire attention",
+  "qk.lead": "A score is the dot product of a query q_i = W_Q x_i and a key k_j = W_K x_j. Each cell below is one number of this head's W_Q or W_K. Drag a cell up or down (or focus a grid and press ↑ / ↓): the maps above and the weighted average below change while you move. Try “Identity”: with W_Q = W_K = I the head compares the words' own vectors, so similar words attend to each other.",
+  "qk.score": "score",
+  "qk.titleQ": "W_Q (query): {dk} × {d}",
+  "qk.titleK": "W_K (key): {dk} × {d}",
+  "qk.sliderLabel": "{name} cells of {stackName}, layer {layer}, head {head}",
+  "qk.keys": "Up and Down arrows change the selected cell (hold Shift for finer steps). Left, Right, Home and End move along the row; Page Up and Page Down move between rows.",
+  "qk.cell": "row {r} of {rows}, column {c} of {cols}: {v}",
+  "qk.context": "Editing {stackName}, layer {layer}, head {head}. Rows are the head's d_k dimensions; columns are the d_model input dimensions.",
+  "qk.identity": "Identity (W_Q = W_K = I)",
+  "qk.reset": "Reset all edits",
+  "qk.edits": "Edited blocks in force: {n}",
+  "qk.noEdits": "No edits: trained weights",
+
+  "dec.title": "Decoding step by step",
+  "dec.lead": "The decoder writes the translation one token at a time. At each step it reads <bos> and the tokens chosen so far, scores every Korean token and keeps the most probable one (greedy decoding). Step through and see which English words cross-attention looked at for each choice.",
+  "dec.prev": "◀ Previous step",
+  "dec.next": "Next step ▶",
+  "dec.slider": "Decoding step",
+  "dec.position": "step {k} of {n}: {token}",
+  "dec.prefix": "What the decoder has written so far",
+  "dec.top": "Top 5 next tokens",
+  "dec.chosen": "Chosen: “{token}” ({p}%)",
+  "dec.cross": "Cross-attention at this step (layer {layer}, every head)",
+  "dec.crossLabel": "cross-attention weights, layer {layer}, step {k} ({token}): heads × source words",
+
+  "order.title": "Word order needs positional encoding",
+  "order.lead": "These two sentences use the same words in a different order. Attention compares words only through their vectors, so without positional encoding the encoder sees two shuffled copies of the same thing: once the words are lined up, the weights are identical. Switch positional encoding off and compare.",
+  "order.pe": "Positional encoding (the same switch as in Live controls)",
+  "order.button": "Compare the two sentences",
+  "order.same": "{pe}: identical up to the word order (largest difference once the words are lined up: {d}).",
+  "order.differ": "{pe}: the two maps differ (largest difference once the words are lined up: {d}).",
+  "order.most": "Word order matters most in layer {layer}, head {head} (largest difference {d}).",
+  "order.mostShow": "Show layer {layer}, head {head}",
+  "order.peOn": "Positional encoding on",
+  "order.peOff": "Positional encoding off",
+
+  "foot.model": "Model: d_model = {d}, {h} heads, {enc} encoder + {dec} decoder layers, feed-forward width {ff}, up to {max} tokens, {vocab} English words.",
+  "foot.offline": "Everything runs in your browser with WebAssembly; nothing you type leaves this page.",
+};
+
+const ko = {
+  "app.title": "attnscope",
+  "app.tagline": "작은 영어→한국어 트랜스포머 안에서 어텐션이 어떻게 움직이는지 직접 확인해 보세요. 모든 계산은 브라우저 안에서 이루어집니다.",
+  "nav.skip": "어텐션 지도로 건너뛰기",
+  "lang.label": "언어",
+  "lang.en": "English",
+  "lang.ko": "한국어",
+  "banner.close": "닫기",
+
+  "status.loading": "모델을 불러오는 중…",
+  "status.restart": "엔진을 다시 시작하는 중…",
+
+  "sentence.title": "문장을 넣으면 번역이 나옵니다",
+  "sentence.label": "영어 문장",
+  "sentence.hint": "영어 문장을 입력하면 치는 대로 번역이 바뀝니다(Enter를 누르면 바로 번역). 이 모델은 일상 단어 몇백 개만 알고 있어요.",
+  "sentence.seed": "예문으로 돌아가기",
+  "sentence.tokens": "모델이 읽는 토큰",
+  "sentence.output": "한국어 번역 (그리디 디코딩)",
+
+  "notice.unknown": "모델의 어휘에 없어서 <unk>(모르는 단어)로 읽은 단어: {words}. 더 쉬운 일상 단어로 바꿔 보세요.",
+  "notice.unknownChip": "모르는 단어",
+  "notice.droppedChip": "+{n}개 읽지 않음",
+  "notice.trunc": "문장이 모델의 한도인 {max}토큰보다 깁니다. 뒤쪽 {n}개 토큰은 빼고 읽었습니다.",
+  "translation.nothing": "(모델이 아무 단어도 쓰지 않았습니다)",
+  "translation.meta": "토큰 {n}개를 생성했습니다.",
+  "translation.unfinished": "<eos>를 쓰기 전에 길이 한도에 걸려 멈췄습니다.",
+  "translation.edited": "W_Q/W_K 편집이 반영된 결과입니다.",
+  "input.empty": "번역할 영어 문장을 입력하세요.",
+  "input.emptyKeep": "입력란이 비어 있습니다. 영어 문장을 입력하세요. 패널에는 직전 문장의 결과가 그대로 있습니다.",
+
+  "error.engine": "엔진이 이 작업을 하지 못했습니다: {message}",
+  "error.broken": "엔진이 내부 오류로 멈췄습니다. 다음에 무언가를 바꾸면 다시 시작합니다.",
+  "error.panic": "엔진에서 내부 오류가 났습니다({message}). 다음에 무언가를 바꾸면 다시 시작하며, 문장과 설정은 그대로 유지됩니다.",
+  "error.load": "모델을 불러오지 못했습니다({url}): {message}",
+
+  "controls.title": "실시간 조작",
+  "controls.lead": "스위치마다 어텐션을 계산하는 방식이 달라집니다. 바꾸는 즉시 엔진이 다시 계산하고 모든 패널이 갱신됩니다.",
+  "opt.mask": "디코더 인과 마스크",
+  "opt.mask.hint": "디코더는 한국어를 왼쪽에서 오른쪽으로 씁니다. 그래서 i번째 단어는 1번부터 i번까지만 볼 수 있습니다. 마스크를 끄고 디코더 셀프 어텐션을 보세요. 대각선 위쪽에도 가중치가 나타납니다.",
+  "opt.mask.peek": "마스크를 껐습니다. 이제 디코더가 미래를 훔쳐봅니다. 각 위치가 자기 뒤에 오는 단어까지 보게 되죠. 학습 중이라면 맞혀야 할 단어를 미리 보고 베끼는 셈이라 아무것도 배우지 못합니다. 번역은 여전히 한 단어씩 만들어지지만, 앞쪽 위치들이 새로 생긴 단어를 보게 되므로 결과가 달라질 수 있습니다.",
+  "opt.encmask": "인코더에도 인과 마스크",
+  "opt.encmask.hint": "인코더는 원래 영어 문장 전체를 앞뒤로 모두 봅니다. 마스크를 켜면 각 영어 단어가 자기 앞의 단어만 보게 되어, 인코더 지도가 아래쪽 삼각형으로 바뀝니다.",
+  "opt.scale": "점수를 √d_k로 나누기",
+  "opt.scale.hint": "헤드는 쿼리와 키를 d_k = {dk}차원에서 비교합니다. 내적은 차원이 클수록 커지므로 √{dk} = {root}로 나눕니다. 이 스위치를 끄면 점수가 {root}배 커지고, 소프트맥스가 가장 높은 키 하나에 가중치를 거의 몰아주어 행이 날카로워집니다. 히트맵 아래의 최댓값 수치로도 확인해 보세요.",
+  "opt.pe": "위치 인코딩",
+  "opt.pe.hint": "단어 벡터마다 ‘몇 번째 자리인지’를 나타내는 값을 더합니다. 이것이 없으면 어텐션은 어떤 단어가 있는지만 알 뿐 순서는 모릅니다. 인코더에게 “the brother carried the sister”와 “the sister carried the brother”가 똑같아 보이죠.",
+  "order.jump": "brother/sister 문장 쌍 비교하기 ↓",
+  "opt.heads": "헤드 수",
+  "opt.heads.hint": "이 모델은 헤드 {trained}개로 학습했습니다. 같은 가중치를 더 많고 좁은 헤드로, 또는 더 적고 넓은 헤드로 나눌 수 있습니다(d_k = {d} / 헤드 수). 나누는 방식을 바꾸면 학습된 패턴이 무너지는데, 이것이 헤드마다 맡은 일이 따로 있다는 증거입니다. 헤드 수를 바꾸면 W_Q/W_K 편집은 지워집니다.",
+  "opt.heads.option": "{h}개 (d_k = {dk})",
+  "opt.heads.trained": "— 학습 당시 설정",
+  "opt.tables": "히트맵을 표로 보기",
+
+  "attn.title": "어텐션: 누가 누구를 보는가",
+  "attn.lead": "각 행은 질문을 던지는 단어(쿼리), 각 열은 답을 줄 수 있는 단어(키)입니다. 한 행의 색깔이 그 단어의 어텐션 가중치로, 음수가 없고 합하면 1입니다. 칸 위에 마우스를 올리거나 지도에 포커스를 두고 화살표 키를 누르면 숫자가 보입니다. 행을 클릭하면 아래 패널에서 그 단어를 따라갑니다.",
+  "attn.formulaName": "가중치",
+  "attn.which": "어떤 어텐션을 볼까요",
+  "attn.layer": "레이어",
+  "attn.head": "헤드",
+  "attn.show": "색으로 나타낼 값",
+  "attn.coloured": "색: {what}",
+  "attn.rows": "행: 쿼리",
+  "attn.cols": "열: 키",
+  "attn.peak": "최댓값: 한 행에서 가장 강한 키가 평균 {p}의 가중치를 가져갑니다(1이면 모든 단어가 단어 하나만 본다는 뜻).",
+  "stack.encoder": "인코더 셀프 어텐션",
+  "stack.decoder_self": "디코더 셀프 어텐션 (마스크)",
+  "stack.decoder_cross": "크로스 어텐션",
+  "stack.encoder.about": "영어 단어가 영어 단어를 봅니다. 각 단어의 새 벡터는 그 단어가 바라보는 단어들을 섞은 것이어서, 단어가 문장의 나머지에서 의미를 얻어 올 수 있습니다.",
+  "stack.decoder_self.about": "한국어 단어가 이미 쓴 한국어 단어를 봅니다(<bos>는 문장의 시작). 마스크 때문에 자기 뒤에 올 단어는 보지 못합니다.",
+  "stack.decoder_cross.about": "한국어의 각 위치(쿼리)가 영어 문장을 봅니다. 키와 값은 인코더의 출력에서 옵니다. 번역이 원문 단어를 찾아가는 곳입니다.",
+  "try.pronoun": "해 보세요: 레이어 {layer}, 헤드 {head}에서 대명사 “{pron}”의 어텐션 가운데 {p}%가 “{word}”로 갑니다. 모델은 대명사가 가리키는 단어를 앞에서 찾아보도록 배웠고, 그래서 번역에 그 사람의 이름을 쓸 수 있습니다.",
+  "try.show": "보여 주세요",
+  "stackName.encoder": "인코더 셀프 어텐션",
+  "stackName.decoder_self": "디코더 셀프 어텐션",
+  "stackName.decoder_cross": "크로스 어텐션",
+  "show.weights": "가중치 (소프트맥스 후)",
+  "show.scores": "원점수 QKᵀ",
+  "show.logits": "스케일·마스크 적용 점수",
+  "legend.weights": "어텐션 가중치: 0(흰색)부터 1(진한 보라)까지. 빗금 친 칸은 마스크된 칸입니다.",
+  "legend.scores": "{what}: 올리브색 = 음수, 흰색 = 0, 보라색 = 양수(최대 ±{r}). 빗금 친 칸은 마스크된 칸입니다.",
+  "legend.qk": "행렬 칸: 올리브색 = 음수, 흰색 = 0, 보라색 = 양수(최대 ±{r}).",
+  "label.heatmap": "{stack} 가중치, 레이어 {layer}, 헤드 {head}",
+  "label.pair": "{stack} 가중치, 레이어 {layer}, 헤드 {head}: {sentence}",
+  "heatmap.keys": "화살표 키로 칸을 옮기며 쿼리 행을 고릅니다. 숫자는 지도 아래에 표시됩니다.",
+  "cell.raw": "원점수 q·k",
+  "cell.scaled": "스케일·마스크 후",
+  "cell.masked": "마스크됨 (−∞)",
+  "cell.weight": "가중치",
+  "table.queryKey": "쿼리 \\ 키",
+  "table.headKey": "헤드 \\ 원문 단어",
+
+  "grid.title": "모든 헤드 한눈에 보기",
+  "grid.hint": "헤드마다 작은 지도가 하나씩 있고, 한 줄이 한 레이어입니다. 같은 레이어의 헤드들도 서로 다른 것을 찾습니다. 하나를 클릭하면 위에서 크게 볼 수 있어요.",
+  "grid.layer": "레이어 {n}",
+  "grid.head": "헤드 {n}",
+  "grid.thumb": "레이어 {layer}, 헤드 {head}",
+
+  "wavg.title": "셀프 어텐션은 가중평균이다",
+  "wavg.lead": "어텐션은 단어 하나를 고르는 게 아니라 여러 단어를 섞습니다. 고른 쿼리 단어에 대해 각 단어의 값 벡터 v_j(초록 막대)에 가중치 w_ij를 곱하고, 그 결과를 모두 더합니다. 맨 아래 줄이 그 단어에 대한 헤드의 출력, 곧 문맥을 담은 새 벡터입니다. 히트맵에서 행을 클릭하거나 여기서 단어를 고른 뒤, 위에서 W_Q 칸을 끌어 섞이는 비율이 바뀌는 모습을 보세요.",
+  "wavg.note": "가중치, 값 벡터, 출력은 엔진이 계산한 값 그대로입니다. 이 페이지는 항을 그리려고 가중치와 값 벡터를 곱하는 일만 합니다. 값 열은 따로 눈금을 쓰고, 항과 그 합은 같은 눈금을 씁니다. 그래서 합 줄은 바로 위 열을 모두 더한 모양입니다.",
+  "wavg.query": "쿼리 단어",
+  "wavg.more": "(나머지 항 {n}개)",
+  "wavg.canvas": "쿼리 “{query}”의 가중평균: 가중치, 값 벡터, 가중치를 곱한 항과 그 합",
+  "wavg.colKey": "키 j",
+  "wavg.colWeight": "가중치 w",
+  "wavg.colValue": "값 v_j",
+  "wavg.colTerm": "w · v_j",
+  "wavg.sumRow": "합 = 출력",
+  "wavg.table": "“{query}”의 가중평균, {label}: 가중치, 항 w·v_j, 헤드 출력",
+  "wavg.dim": "차원",
+
+  "qk.title": "쿼리·키 행렬: 끌어서 어텐션 바꿔 보기",
+  "qk.lead": "점수는 쿼리 q_i = W_Q x_i와 키 k_j = W_K x_j의 내적입니다. 아래의 칸 하나하나가 이 헤드의 W_Q나 W_K에 들어 있는 숫자 하나입니다. 칸을 위아래로 끌어 보세요(격자에 포커스를 두고 ↑/↓ 키를 눌러도 됩니다). 움직이는 동안 위의 지도와 아래의 가중평균이 바로 바뀝니다. ‘항등행렬’도 눌러 보세요. W_Q = W_K = I이면 헤드가 단어 벡터 자체를 비교하므로 비슷한 단어끼리 서로를 봅니다.",
+  "qk.score": "점수",
+  "qk.titleQ": "W_Q (쿼리): {dk} × {d}",
+  "qk.titleK": "W_K (키): {dk} × {d}",
+  "qk.sliderLabel": "{stackName} 레이어 {layer}, 헤드 {head}의 {name} 칸",
+  "qk.keys": "위/아래 화살표로 고른 칸의 값을 바꿉니다(Shift를 누르면 더 잘게). 왼쪽/오른쪽 화살표와 Home, End로 행 안에서 움직이고, Page Up/Page Down으로 다른 행으로 옮깁니다.",
+  "qk.cell": "{rows}행 중 {r}행, {cols}열 중 {c}열: {v}",
+  "qk.context": "{stackName}, 레이어 {layer}, 헤드 {head}를 편집합니다. 행은 헤드의 d_k 차원, 열은 입력의 d_model 차원입니다.",
+  "qk.identity": "항등행렬 (W_Q = W_K = I)",
+  "qk.reset": "편집 모두 되돌리기",
+  "qk.edits": "적용 중인 편집 블록: {n}개",
+  "qk.noEdits": "편집 없음: 학습된 가중치",
+
+  "dec.title": "한 단계씩 디코딩하기",
+  "dec.lead": "디코더는 번역을 한 토큰씩 씁니다. 단계마다 <bos>와 지금까지 고른 토큰을 읽고, 모든 한국어 토큰에 점수를 매겨 가장 확률이 높은 것을 고릅니다(그리디 디코딩). 단계를 넘겨 가며 선택할 때마다 크로스 어텐션이 어떤 영어 단어를 봤는지 확인해 보세요.",
+  "dec.prev": "◀ 이전 단계",
+  "dec.next": "다음 단계 ▶",
+  "dec.slider": "디코딩 단계",
+  "dec.position": "{n}단계 중 {k}단계: {token}",
+  "dec.prefix": "디코더가 지금까지 쓴 것",
+  "dec.top": "다음 토큰 후보 상위 5개",
+  "dec.chosen": "선택: “{token}” ({p}%)",
+  "dec.cross": "이 단계의 크로스 어텐션 (레이어 {layer}, 모든 헤드)",
+  "dec.crossLabel": "크로스 어텐션 가중치, 레이어 {layer}, {k}단계({token}): 헤드 × 원문 단어",
+
+  "order.title": "단어 순서를 알려면 위치 인코딩이 필요하다",
+  "order.lead": "두 문장은 같은 단어를 순서만 바꿔 쓴 것입니다. 어텐션은 단어를 벡터로만 비교하므로, 위치 인코딩이 없으면 인코더에게는 같은 것을 뒤섞어 놓은 두 벌로 보입니다. 단어를 맞춰 세우면 가중치가 똑같아지죠. 위치 인코딩을 끄고 비교해 보세요.",
+  "order.pe": "위치 인코딩 (실시간 조작의 스위치와 같음)",
+  "order.button": "두 문장 비교하기",
+  "order.same": "{pe}: 단어 순서만 다를 뿐 똑같습니다(단어를 맞춰 세운 뒤 가장 큰 차이: {d}).",
+  "order.differ": "{pe}: 두 지도가 다릅니다(단어를 맞춰 세운 뒤 가장 큰 차이: {d}).",
+  "order.most": "단어 순서가 가장 크게 영향을 주는 곳은 레이어 {layer}, 헤드 {head}입니다(가장 큰 차이 {d}).",
+  "order.mostShow": "레이어 {layer}, 헤드 {head} 보기",
+  "order.peOn": "위치 인코딩 켬",
+  "order.peOff": "위치 인코딩 끔",
+
+  "foot.model": "모델: d_model = {d}, 헤드 {h}개, 인코더 {enc}층 + 디코더 {dec}층, 피드포워드 폭 {ff}, 최대 {max}토큰, 영어 단어 {vocab}개.",
+  "foot.offline": "모든 계산은 WebAssembly로 브라우저 안에서 이루어지며, 입력한 내용은 이 페이지 밖으로 나가지 않습니다.",
+};
+
+export const TABLES = { en, ko };
+export const LANGS = ["en", "ko"];
+
+let current = "en";
+
+/** The language for a browser locale such as "ko-KR" or "en-US". */
+export function detectLang(locale) {
+  return typeof locale === "string" && locale.toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+export function setLang(lang) {
+  current = LANGS.includes(lang) ? lang : "en";
+}
+
+export function getLang() {
+  return current;
+}
+
+/** The text of `key` in the current language with `{name}` placeholders filled. */
+export function t(key, params) {
+  let s = TABLES[current][key] ?? en[key];
+  if (s === undefined) return key;
+  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  return s;
+}
+
+/** Fill `data-i18n` (text) and `data-i18n-aria-label` attributes under `root`. */
+export function applyI18n(root) {
+  for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of root.querySelectorAll("[data-i18n-aria-label]")) e.setAttribute("aria-label", t(e.dataset.i18nAriaLabel));
+}

@@ -1,0 +1,251 @@
+// The weighted average made visible: for one query token i, every key/value token j with its
+// weight w_ij, its value vector v_j, the term w_ij * v_j, and the head output as their sum.
+//
+// The weights, value vectors and output are the engine's numbers (from the trace); the only
+// arithmetic done here is the product w_ij * v_j of each term, which is what the panel shows.
+
+import { ROLE, ROLE_TEXT, GRID, seqColor } from "./colors.js";
+import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD } from "./dom.js";
+import { t } from "./i18n.js";
+
+export class WeightedAverage {
+  constructor(container, { onSelectQuery }) {
+    this.onSelectQuery = onSelectQuery;
+    this.root = el("div", "wavg");
+    const top = el("div", "wavg-top");
+    const id = `wavg-q-${Math.random().toString(36).slice(2, 8)}`;
+    this.qLabel = el("label", "", { for: id });
+    this.qSelect = el("select", "", { id });
+    this.qSelect.addEventListener("change", () => this.onSelectQuery(Number(this.qSelect.value)));
+    top.append(this.qLabel, this.qSelect);
+    this.formula = el("p", "formula wavg-formula");
+    this.terms = el("p", "wavg-terms");
+    this.scroller = el("div", "wavg-scroll");
+    this.canvas = el("canvas", "wavg-canvas", { role: "img" });
+    this.scroller.append(this.canvas);
+    this.tableWrap = el("div", "table-wrap sr-only");
+    this.table = el("table", "data-table wavg-table");
+    this.tableWrap.append(this.table);
+    this.root.append(top, this.formula, this.terms, this.scroller, this.tableWrap);
+    container.append(this.root);
+    this.width = 600;
+    this.data = null;
+    this.tableTimer = 0;
+    this.tableShape = "";
+    new ResizeObserver((entries) => {
+      const w = Math.floor(entries[0].contentRect.width);
+      if (w > 0 && w !== this.width) {
+        this.width = w;
+        this.draw();
+      }
+    }).observe(this.root);
+    this.isVisible = watchVisibility(this.root, () => this.stale && this.draw());
+    this.stale = false;
+  }
+
+  /** Language changed: rebuild the typeset formula. */
+  retext() {
+    this.formulaFor = null;
+  }
+
+  showTable(visible) {
+    this.tableWrap.classList.toggle("sr-only", !visible);
+  }
+
+  /**
+   * d = {queryTokens, keyTokens, query (row index), weights (Mat T_q x T_k), v (Mat T_k x d_k),
+   *      output (Mat T_q x d_k), label}
+   */
+  setData(d, live = false) {
+    this.data = d;
+    this.renderControls(live);
+    this.draw(live);
+    clearTimeout(this.tableTimer);
+    if (live) this.tableTimer = setTimeout(() => this.renderTable(), 120);
+    else this.renderTable();
+  }
+
+  renderControls(live = false) {
+    const d = this.data;
+    setText(this.qLabel, t("wavg.query"));
+    const opts = d.queryTokens.map((s, i) => `${i + 1}. ${s}`);
+    const same = this.qSelect.options.length === opts.length && opts.every((s, i) => this.qSelect.options[i].textContent === s);
+    if (!same) this.qSelect.replaceChildren(...opts.map((s, i) => el("option", "", { value: i }, s)));
+    if (this.qSelect.value !== String(d.query)) this.qSelect.value = String(d.query);
+
+    // output_i = sum_j w_ij v_j, typeset with the query token as i
+    const q = d.queryTokens[d.query];
+    if (this.formulaFor !== q) {
+      this.formulaFor = q;
+      const sub = (s) => el("sub", "", {}, s);
+      const v = (cls, s) => el("var", cls, {}, s);
+      this.formula.replaceChildren(
+        v("role-output", "output"), sub(q), " = ",
+        el("span", "big-op", {}, "Σ"), sub("j"), " ",
+        v("role-weight", "w"), sub(`${q}, j`), " ",
+        v("role-value", "v"), sub("j"),
+      );
+    }
+    // the largest terms with their live weights
+    const w = row(d.weights, d.query);
+    const order = Array.from(w.keys()).sort((a, b) => w[b] - w[a]);
+    const top = order.slice(0, 3).map((j) => `${fmt(w[j], 2)} · v(${d.keyTokens[j]})`);
+    const rest = order.length - 3;
+    setLiveText(this.terms, `= ${top.join(" + ")}${rest > 0 ? ` + … ${t("wavg.more", { n: rest })}` : ""}`, live);
+    setAttr(this.canvas, "aria-label", t("wavg.canvas", { query: q }));
+  }
+
+  /** Repaint; during a drag (`live`) only when in view. */
+  draw(live = false) {
+    const d = this.data;
+    if (!d) return;
+    if (live && !this.isVisible()) {
+      this.stale = true;
+      return;
+    }
+    this.stale = false;
+    const T = d.keyTokens.length;
+    const dk = d.v.cols;
+    const w = row(d.weights, d.query);
+    const out = row(d.output, d.query);
+    // Two scales: the value vectors, and the terms together with their sum (so that the sum
+    // row can be compared bar by bar with the terms above it).
+    let vRange = 1e-9;
+    for (const x of d.v.data) vRange = Math.max(vRange, Math.abs(x));
+    let tRange = 1e-9;
+    for (let j = 0; j < T; j++) {
+      const vj = row(d.v, j);
+      for (let k = 0; k < dk; k++) tRange = Math.max(tRange, Math.abs(w[j] * vj[k]));
+    }
+    // the sum row is three rows tall: it can hold a sum up to 3x the largest term on this scale
+    const SUM_ROWS = 3;
+    for (const x of out) tRange = Math.max(tRange, Math.abs(x) / SUM_ROWS);
+
+    const W = Math.max(320, this.width);
+    const rowH = T > 40 ? 12 : T > 20 ? 15 : T > 12 ? 19 : 23;
+    const headH = 30;
+    const labelW = Math.min(96, Math.max(56, Math.floor(W * 0.14)));
+    const weightW = 92;
+    const gap = 14;
+    const stripW = Math.floor((W - labelW - weightW - 3 * gap - 4) / 2);
+    const xw = labelW + gap;
+    const xv = xw + weightW + gap;
+    const xc = xv + stripW + gap;
+    const H = headH + T * rowH + 10 + SUM_ROWS * rowH + 8;
+    const g = sizeCanvas(this.canvas, W, H);
+    g.clearRect(0, 0, W, H);
+
+    // column headers
+    g.font = FONT_BOLD;
+    g.textBaseline = "middle";
+    g.textAlign = "left";
+    g.fillStyle = ROLE_TEXT.key;
+    g.fillText(fitText(g, t("wavg.colKey"), labelW), 0, headH / 2);
+    g.fillStyle = ROLE_TEXT.weight;
+    g.fillText(fitText(g, t("wavg.colWeight"), weightW), xw, headH / 2);
+    g.fillStyle = ROLE_TEXT.value;
+    g.fillText(fitText(g, t("wavg.colValue"), stripW), xv, headH / 2);
+    g.fillText(fitText(g, t("wavg.colTerm"), stripW), xc, headH / 2);
+
+    const bar = dk > 0 ? stripW / dk : stripW;
+    // bars on one scale: `range` is half a row's height; a taller strip (rows > 1) has room
+    // for larger values at the same pixels per unit
+    const strip = (x, y, vec, scale, range, color, rows = 1) => {
+      const mid = y + (rows * rowH) / 2;
+      const unit = rowH / 2 - 1;
+      const limit = (rows * rowH) / 2 - 1;
+      g.fillStyle = color;
+      for (let k = 0; k < dk; k++) {
+        const hgt = Math.max(-limit, Math.min(limit, ((vec[k] * scale) / range) * unit));
+        const bx = x + k * bar;
+        const bw = Math.max(1, bar - (bar > 3 ? 1 : 0));
+        if (hgt >= 0) g.fillRect(bx, mid - hgt, bw, hgt);
+        else g.fillRect(bx, mid, bw, -hgt);
+      }
+      g.fillStyle = GRID;
+      g.fillRect(x, mid, stripW, 1);
+    };
+
+    for (let j = 0; j < T; j++) {
+      const y = headH + j * rowH;
+      const wj = w[j];
+      // the row tinted by its weight, as in the heatmap
+      g.fillStyle = seqColor(wj * 0.3);
+      g.fillRect(0, y, W, rowH - 1);
+      g.font = FONT;
+      g.fillStyle = ROLE_TEXT.key;
+      g.textAlign = "right";
+      g.fillText(fitText(g, d.keyTokens[j], labelW - 4), labelW, y + rowH / 2);
+      g.textAlign = "left";
+      g.fillStyle = ROLE.weight;
+      g.fillRect(xw, y + 3, Math.max(1, wj * 46), rowH - 7);
+      g.fillStyle = "#2b2b33";
+      g.font = FONT_SMALL;
+      g.fillText(fmt(wj, 3), xw + 50, y + rowH / 2);
+      const vj = row(d.v, j);
+      strip(xv, y, vj, 1, vRange, ROLE.value);
+      strip(xc, y, vj, wj, tRange, ROLE.value);
+    }
+    // the sum: the engine's head output for this query
+    const ys = headH + T * rowH + 6;
+    g.fillStyle = "#2b2b33";
+    g.fillRect(xc, ys - 3, stripW, 1);
+    g.font = FONT_BOLD;
+    g.textAlign = "right";
+    g.fillStyle = ROLE_TEXT.output;
+    g.fillText(fitText(g, t("wavg.sumRow"), xc - gap - 4), xc - gap, ys + (SUM_ROWS * rowH) / 2);
+    g.textAlign = "left";
+    strip(xc, ys, out, 1, tRange, ROLE.output, SUM_ROWS);
+  }
+
+  renderTable() {
+    const d = this.data;
+    if (!d) return;
+    const T = d.keyTokens.length;
+    const dk = d.v.cols;
+    const q = d.queryTokens[d.query];
+    const shape = `${T}x${dk}|${d.keyTokens.join("\u0001")}|${t("wavg.colKey")}`;
+    const label = t("wavg.table", { query: q, label: d.label });
+    if (shape !== this.tableShape) {
+      this.tableShape = shape;
+      const head = el("thead");
+      const hr = el("tr");
+      hr.append(el("th", "", { scope: "col" }, t("wavg.colKey")), el("th", "", { scope: "col" }, t("wavg.colWeight")));
+      for (let k = 0; k < dk; k++) hr.append(el("th", "", { scope: "col" }, `${t("wavg.dim")} ${k + 1}`));
+      head.append(hr);
+      const body = el("tbody");
+      for (let j = 0; j < T; j++) {
+        const tr = el("tr", "", { "data-kind": "term" });
+        tr.append(el("th", "", { scope: "row" }, d.keyTokens[j]), el("td", "weight"));
+        for (let k = 0; k < dk; k++) tr.append(el("td"));
+        body.append(tr);
+      }
+      const sum = el("tr", "sum", { "data-kind": "output" });
+      sum.append(el("th", "", { scope: "row" }, t("wavg.sumRow")), el("td", "weight"));
+      for (let k = 0; k < dk; k++) sum.append(el("td"));
+      body.append(sum);
+      this.table.replaceChildren(el("caption"), head, body);
+    }
+    this.table.setAttribute("aria-label", label);
+    this.table.caption.textContent = label;
+    const w = row(d.weights, d.query);
+    const rows = this.table.tBodies[0].rows;
+    for (let j = 0; j < T; j++) {
+      const cells = rows[j].cells;
+      cells[1].textContent = fmtExact(w[j]);
+      const vj = row(d.v, j);
+      for (let k = 0; k < dk; k++) {
+        const term = w[j] * vj[k]; // the one product this panel computes
+        cells[k + 2].textContent = fmtExact(term);
+        cells[k + 2].dataset.value = String(term);
+      }
+    }
+    const out = row(d.output, d.query);
+    const cells = rows[T].cells;
+    cells[1].textContent = "";
+    for (let k = 0; k < dk; k++) {
+      cells[k + 2].textContent = fmtExact(out[k]);
+      cells[k + 2].dataset.value = String(out[k]);
+    }
+  }
+}
