@@ -16,6 +16,7 @@
 //! ```
 
 use alloc::string::String;
+use core::cell::RefCell;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -145,6 +146,15 @@ pub struct Lab {
     /// Decoder input for [`Lab::run`]: `<bos>` + the translation but its last token.
     target: Vec<u32>,
     opts: RunOptions,
+    /// The last encoder run and what it depended on (see `Lab::encoder`).
+    encoded: RefCell<Option<(EncoderKey, EncoderTrace)>>,
+}
+
+/// Everything the encoder's output depends on: the source and the encoder-side options.
+#[derive(PartialEq)]
+struct EncoderKey {
+    src: Vec<u32>,
+    opts: RunOptions,
 }
 
 #[wasm_bindgen]
@@ -155,6 +165,7 @@ impl Lab {
         let model = Model::from_safetensors(bytes).map_err(err)?;
         let target = alloc::vec![model.tokenizer.bos];
         Ok(Lab {
+            encoded: RefCell::new(None),
             model,
             source: Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() },
             dropped: 0,
@@ -297,7 +308,10 @@ impl Lab {
     /// [`Lab::translate`]) with the current options and edits: `{decoder_tokens, trace}`.
     pub fn run(&self) -> Result<JsValue, JsError> {
         self.need_source()?;
-        let trace = self.model.forward(&self.source.ids, &self.target, &self.opts).map_err(err)?;
+        let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
+        let encoder = self.encoder()?;
+        let decoder = self.model.decode(&self.target, &encoder, &self.opts).map_err(err)?;
+        let trace = Trace { heads, encoder, decoder };
         let tok = &self.model.tokenizer;
         to_js(&RunOut { decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(), trace: &trace })
     }
@@ -309,12 +323,32 @@ impl Lab {
     pub fn run_encoder(&self) -> Result<JsValue, JsError> {
         self.need_source()?;
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
-        let encoder = self.model.encode(&self.source.ids, &self.opts).map_err(err)?;
-        to_js(&EncoderOut { heads, encoder: &encoder })
+        to_js(&EncoderOut { heads, encoder: &self.encoder()? })
     }
 }
 
 impl Lab {
+    /// The encoder's trace for the current source and options, reused while only decoder
+    /// options or decoder Q/K edits change (a decoder-cell drag then costs one decoder pass).
+    fn encoder(&self) -> Result<EncoderTrace, JsError> {
+        let key = EncoderKey {
+            src: self.source.ids.clone(),
+            opts: RunOptions {
+                causal_decoder: true,
+                overrides: self.opts.overrides.iter().filter(|o| o.stack == Stack::Encoder).cloned().collect(),
+                ..self.opts.clone()
+            },
+        };
+        if let Some((cached_key, trace)) = self.encoded.borrow().as_ref() {
+            if *cached_key == key {
+                return Ok(trace.clone());
+            }
+        }
+        let trace = self.model.encode(&self.source.ids, &self.opts).map_err(err)?;
+        *self.encoded.borrow_mut() = Some((key, trace.clone()));
+        Ok(trace)
+    }
+
     fn need_source(&self) -> Result<(), JsError> {
         if self.source.ids.is_empty() {
             return Err(JsError::new("no sentence yet: call setSource first"));

@@ -6,7 +6,7 @@
 // marks itself broken, and `recover()` instantiates a fresh copy of the module and replays what
 // the page had set: options, Q/K edits and the sentence.
 
-const PKG = new URL("../pkg/attnscope.js", import.meta.url);
+import { ASSET, assetBytes, freshInstance, isPanic } from "./runtime.js";
 
 export class EngineBroken extends Error {
   constructor() {
@@ -15,18 +15,12 @@ export class EngineBroken extends Error {
   }
 }
 
-function isPanic(e) {
-  return e instanceof WebAssembly.RuntimeError;
-}
-
 export class Engine {
-  constructor(modelUrl) {
-    this.modelUrl = modelUrl;
+  constructor(modelPath = ASSET.model) {
+    this.modelPath = modelPath;
     this.lab = null;
     this.broken = false;
-    this.generation = 0;
     this.bytes = null; // model file
-    this.wasmModule = null; // compiled WebAssembly.Module, reused on recovery
     // What the page set, replayed after a panic.
     this.options = {};
     this.source = null;
@@ -35,23 +29,12 @@ export class Engine {
 
   /** Fetch the model, instantiate the module, build the Lab. Throws a readable Error. */
   async load() {
-    const [res, wasmRes] = await Promise.all([
-      fetch(this.modelUrl),
-      fetch(new URL("attnscope_bg.wasm", PKG)),
-    ]);
-    if (!res.ok) throw new Error(`${this.modelUrl.pathname}: HTTP ${res.status}`);
-    if (!wasmRes.ok) throw new Error(`attnscope_bg.wasm: HTTP ${wasmRes.status}`);
-    this.bytes = new Uint8Array(await res.arrayBuffer());
-    this.wasmModule = await WebAssembly.compile(await wasmRes.arrayBuffer());
+    this.bytes = await assetBytes(this.modelPath);
     await this.instantiate();
   }
 
   async instantiate() {
-    // A fresh copy of the JS glue (its own wasm instance): the URL differs per generation.
-    const url = this.generation === 0 ? PKG.href : `${PKG.href}?instance=${this.generation}`;
-    this.generation += 1;
-    const mod = await import(url);
-    await mod.default({ module_or_path: this.wasmModule });
+    const mod = await freshInstance();
     this.lab = new mod.Lab(this.bytes);
     this.broken = false;
   }

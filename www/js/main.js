@@ -10,6 +10,7 @@
 import { t, setLang, detectLang, applyI18n } from "./i18n.js";
 import * as S from "./state.js";
 import { Engine, EngineBroken } from "./engine.js";
+import { ASSET } from "./runtime.js";
 import { Heatmap, HeadGrid } from "./heatmap.js";
 import { WeightedAverage } from "./weighted_average.js";
 import { Decoding } from "./decoding.js";
@@ -17,7 +18,6 @@ import { QKEditor } from "./qk_editor.js";
 import { paintLegend } from "./colors.js";
 import { el, fmt, setText, setLiveText } from "./dom.js";
 
-const MODEL_URL = "models/en-ko.safetensors";
 const params = new URLSearchParams(location.search);
 const BENCH = params.has("bench");
 
@@ -761,13 +761,13 @@ async function boot() {
   renderSelectors();
   $("sentence").value = state.sentence;
   setStatus(t("status.loading"));
-  engine = new Engine(new URL(MODEL_URL, document.baseURI));
+  engine = new Engine(ASSET.model);
   try {
     await engine.load();
     info = engine.info();
   } catch (e) {
     setStatus("");
-    showError(t("error.load", { url: MODEL_URL, message: e.message }));
+    showError(t("error.load", { url: ASSET.model, message: e.message }));
     document.body.dataset.ready = "error";
     return;
   }

@@ -5,16 +5,7 @@
 // translator (panels 5-9). A panic inside wasm leaves that instance unusable; `call` notices
 // (WebAssembly.RuntimeError), and `recover()` starts a fresh instance from the same bytes.
 
-const PKG = new URL("../../pkg/attnscope.js", import.meta.url);
-const WASM = new URL("attnscope_bg.wasm", PKG);
-const GLOVE = new URL("../../models/glove-50d.safetensors", import.meta.url);
-const MODEL = new URL("../../models/en-ko.safetensors", import.meta.url);
-
-async function fetchBytes(url) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
-}
+import { ASSET, assetBytes, freshInstance, isPanic, wasmModule } from "../runtime.js";
 
 function reason(e) {
   return e && e.message ? e.message : String(e);
@@ -23,8 +14,6 @@ function reason(e) {
 export class Engine {
   constructor() {
     this.mod = null;
-    this.module = null; // compiled WebAssembly.Module
-    this.generation = 0;
     this.words = null;
     this.lab = null;
     this.info = null;
@@ -36,15 +25,9 @@ export class Engine {
   }
 
   async load() {
-    const [wasm, words, lab] = await Promise.allSettled([fetchBytes(WASM), fetchBytes(GLOVE), fetchBytes(MODEL)]);
+    const [wasm, words, lab] = await Promise.allSettled([wasmModule(), assetBytes(ASSET.words), assetBytes(ASSET.model)]);
     if (wasm.status === "rejected") {
       this.errors.wasm = reason(wasm.reason);
-      return;
-    }
-    try {
-      this.module = await WebAssembly.compile(wasm.value);
-    } catch (e) {
-      this.errors.wasm = reason(e);
       return;
     }
     if (words.status === "fulfilled") this.wordsBytes = words.value;
@@ -55,11 +38,8 @@ export class Engine {
   }
 
   async instantiate() {
-    const url = this.generation === 0 ? PKG.href : `${PKG.href}?instance=${this.generation}`;
-    this.generation += 1;
     try {
-      this.mod = await import(url);
-      await this.mod.default({ module_or_path: this.module });
+      this.mod = await freshInstance();
     } catch (e) {
       this.errors.wasm = reason(e);
       this.mod = null;
@@ -97,7 +77,7 @@ export class Engine {
     try {
       return fn(this.mod);
     } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError) {
+      if (isPanic(e)) {
         this.broken = true;
         this.words = null;
         this.lab = null;

@@ -1,0 +1,81 @@
+// Loading the Rust engine, shared by every page: the bytes of an asset, the compiled
+// WebAssembly module (compiled once) and a fresh instance of wasm-bindgen's JS glue.
+//
+// Assets come from the server, relative to the site root (the folder above js/), or, in the
+// single-file build (scripts/build-dist.mjs), from base64 strings inlined in the document as
+// `globalThis.ATTNSCOPE_INLINE[path]`. A panic inside wasm leaves an instance unusable, and the
+// glue refuses to initialise twice, so recovery imports a new copy of the glue: each
+// generation gets its own module URL (or its own blob URL when inlined).
+
+const ROOT = new URL("../", import.meta.url);
+const GLUE = "pkg/attnscope.js";
+const WASM = "pkg/attnscope_bg.wasm";
+
+/** Paths of the assets, relative to the site root. */
+export const ASSET = {
+  model: "models/en-ko.safetensors",
+  words: "models/glove-50d.safetensors",
+};
+
+function inlined(path) {
+  const table = globalThis.ATTNSCOPE_INLINE;
+  return table && Object.prototype.hasOwnProperty.call(table, path) ? table[path] : null;
+}
+
+function decodeBase64(text) {
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i += 1) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** The bytes of an asset; throws an Error naming the file when it cannot be had. */
+export async function assetBytes(path) {
+  const inline = inlined(path);
+  if (inline !== null) return decodeBase64(inline);
+  const url = new URL(path, ROOT);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new Error(`${path}: ${e.message}`);
+  }
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+let compiled = null;
+
+/** The compiled engine module (fetched and compiled on the first call only). */
+export function wasmModule() {
+  if (!compiled) {
+    compiled = assetBytes(WASM).then((bytes) => WebAssembly.compile(bytes));
+    compiled.catch(() => {
+      compiled = null; // let a later call retry
+    });
+  }
+  return compiled;
+}
+
+let generation = 0;
+
+/** A new, initialised instance of the glue: `{ Lab, Words, attend, ... }`. */
+export async function freshInstance() {
+  const n = generation;
+  generation += 1;
+  const source = inlined(GLUE);
+  let url;
+  if (source !== null) {
+    url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  } else {
+    url = new URL(GLUE, ROOT).href + (n === 0 ? "" : `?instance=${n}`);
+  }
+  const mod = await import(url);
+  await mod.default({ module_or_path: await wasmModule() });
+  return mod;
+}
+
+/** Whether an error is a panic (or trap) inside wasm: the instance is then unusable. */
+export function isPanic(e) {
+  return e instanceof WebAssembly.RuntimeError;
+}
