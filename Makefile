@@ -5,7 +5,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: serve build setup test test-native test-nostd test-wasm test-e2e bench bench-page clean
+.PHONY: serve build dist setup test test-native test-nostd test-wasm test-e2e bench bench-page clean
 
 setup:
 	scripts/setup.sh
@@ -13,8 +13,12 @@ setup:
 build: setup
 	scripts/build-wasm.sh
 
-serve: build
-	python3 scripts/serve.py
+# dist/: the static site with its service worker, and the single file dist/attnscope.html.
+dist: build
+	node scripts/build-dist.mjs
+
+serve: dist
+	python3 scripts/serve.py dist
 
 test: test-native test-nostd test-wasm test-e2e
 
@@ -32,9 +36,9 @@ test-wasm: setup
 	scripts/setup.sh browser
 	cargo test --target wasm32-unknown-unknown --features wasm --test wasm_node --test wasm_browser
 
-test-e2e: build
+test-e2e: dist
 	scripts/setup.sh browser
-	npx playwright test
+	E2E_ROOT=dist npx playwright test
 
 bench:
 	cargo bench --bench forward

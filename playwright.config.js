@@ -37,7 +37,8 @@ export default defineConfig({
     launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: "python3 scripts/serve.py",
+    // E2E_ROOT=dist tests the built site (make test does); the default is www/ for development.
+    command: `python3 scripts/serve.py ${process.env.E2E_ROOT || "www"}`,
     env: { PORT: String(PORT), QUIET: "1" },
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Serve the page: www/ at /, the wasm-bindgen output pkg/ at /pkg/, on 127.0.0.1:$PORT (8000).
+"""Serve the site on 127.0.0.1:$PORT (8000): the folder given (default www/, with the wasm-bindgen
+output pkg/ at /pkg/; `make serve` serves the built dist/).
 
 Standard library only. Sends the page's Content-Security-Policy so that what is tested locally
 is what a strict static host would enforce.
@@ -21,13 +22,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def translate_path(self, path):
         clean = path.split("?", 1)[0].split("#", 1)[0]
-        if clean.startswith("/pkg/"):
+        # www/ (development) has no pkg/ of its own: serve the wasm-bindgen output from the repo.
+        if clean.startswith("/pkg/") and not (Path(self.directory) / "pkg").is_dir():
             return str(ROOT / "pkg" / os.path.basename(clean))
         return super().translate_path(path)
 
     def end_headers(self):
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
+        # A sandboxed <iframe> (sandbox="allow-scripts", no allow-same-origin) has an opaque
+        # origin, so its module scripts, wasm and model fetches are cross-origin requests.
+        self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 

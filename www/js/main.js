@@ -11,6 +11,7 @@ import { t, setLang, detectLang, applyI18n } from "./i18n.js";
 import * as S from "./state.js";
 import { Engine, EngineBroken } from "./engine.js";
 import { ASSET } from "./runtime.js";
+import { registerServiceWorker } from "./offline.js";
 import { Heatmap, HeadGrid } from "./heatmap.js";
 import { WeightedAverage } from "./weighted_average.js";
 import { Decoding } from "./decoding.js";
@@ -797,3 +798,4 @@ async function boot() {
 }
 
 boot();
+registerServiceWorker();

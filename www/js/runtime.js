@@ -79,3 +79,19 @@ export async function freshInstance() {
 export function isPanic(e) {
   return e instanceof WebAssembly.RuntimeError;
 }
+
+/**
+ * A link to one of the site's pages ("lab" or "lesson") with query parameters. On a server
+ * that is `index.html?...` / `lesson.html?...`; in the single-file build both pages live in
+ * one document, chosen by `?page=`.
+ */
+export function pageHref(page, params = new URLSearchParams()) {
+  const q = new URLSearchParams(params);
+  let file = page === "lesson" ? "lesson.html" : "index.html";
+  if (globalThis.ATTNSCOPE_INLINE) {
+    file = "";
+    q.set("page", page);
+  }
+  const qs = q.toString();
+  return `${file}${qs ? `?${qs}` : ""}` || "?";
+}

@@ -3,6 +3,8 @@
 // contents) and the panels, and rebuilds them when the language changes; the panels' state
 // lives in the URL (state.js), so a rebuild loses nothing.
 
+import { pageHref } from "../runtime.js";
+import { registerServiceWorker } from "../offline.js";
 import { t, setLang, lang, detect, LANGS } from "./i18n.js";
 import * as state from "./state.js";
 import { h, button } from "./ui.js";
@@ -75,8 +77,7 @@ export function labHref(sentence) {
   const q = new URLSearchParams();
   if (sentence) q.set("s", sentence);
   if (state.has("lang")) q.set("lang", lang());
-  const qs = q.toString();
-  return `index.html${qs ? `?${qs}` : ""}`;
+  return pageHref("lab", q);
 }
 
 function buildIntro() {
@@ -186,3 +187,4 @@ main().catch((e) => {
   console.error(e);
   status.textContent = t("err.wasm", { msg: e.message || String(e) });
 });
+registerServiceWorker();

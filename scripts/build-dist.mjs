@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Build the offline editions of the site from www/ and pkg/ (run scripts/build-wasm.sh first):
+//
+//   dist/                 the complete static site: pages, js, css, wasm, model and vectors.
+//                         Works from any static host with no network under the strict CSP
+//                         `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'` (no inline
+//                         script, no eval). Each page gets <meta name="attnscope-sw">, which tells
+//                         www/js/offline.js to register dist/sw.js, so repeat visits work offline.
+//   dist/sw.js            the service worker: precaches every file of the site, cache-first.
+//   dist/attnscope.html   ONE self-contained file (lab and lesson, wasm, model, vectors inlined)
+//                         that works when opened from disk (file://): for a USB stick or e-mail.
+//
+// Usage: node scripts/build-dist.mjs   (make dist)
+
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const WWW = join(ROOT, "www");
+const PKG = join(ROOT, "pkg");
+const DIST = join(ROOT, "dist");
+
+function fail(message) {
+  console.error(`build-dist: ${message}`);
+  process.exit(1);
+}
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const posix = (path) => path.split(sep).join("/");
+
+for (const need of [join(PKG, "attnscope.js"), join(PKG, "attnscope_bg.wasm"), join(WWW, "models/en-ko.safetensors")]) {
+  if (!existsSync(need)) fail(`${relative(ROOT, need)} is missing (run scripts/build-wasm.sh)`);
+}
+
+// 1. The static site.
+rmSync(DIST, { recursive: true, force: true });
+cpSync(WWW, DIST, { recursive: true });
+mkdirSync(join(DIST, "pkg"), { recursive: true });
+for (const f of ["attnscope.js", "attnscope_bg.wasm"]) cpSync(join(PKG, f), join(DIST, "pkg", f));
+
+const SW_META = '<meta name="attnscope-sw" content="sw.js">';
+const pages = walk(DIST).filter((f) => f.endsWith(".html"));
+for (const page of pages) {
+  const html = readFileSync(page, "utf8");
+  if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html)) fail(`${posix(relative(DIST, page))} has an inline script (the CSP forbids it)`);
+  const depth = posix(relative(DIST, page)).split("/").length - 1;
+  const meta = depth === 0 ? SW_META : SW_META.replace('"sw.js"', `"${"../".repeat(depth)}sw.js"`);
+  writeFileSync(page, html.replace(/<head>/i, `<head>\n  ${meta}`));
+}
+
+// 2. The service worker: every file, versioned by a hash of all their contents.
+const files = walk(DIST).map((f) => posix(relative(DIST, f))).sort();
+const hash = createHash("sha256");
+for (const f of files) hash.update(f).update(readFileSync(join(DIST, f)));
+const version = hash.digest("hex").slice(0, 16);
+const swTemplate = readFileSync(join(ROOT, "scripts/sw.template.js"), "utf8");
+writeFileSync(
+  join(DIST, "sw.js"),
+  swTemplate.replace("__VERSION__", JSON.stringify(`attnscope-${version}`)).replace("__FILES__", JSON.stringify(["./", ...files], null, 1)),
+);
+
+// 3. The single file: both pages' bodies as <template>s, CSS and bundled JS inline, assets as base64.
+function body(file) {
+  const html = readFileSync(join(WWW, file), "utf8");
+  const m = html.match(/<body[^>]*>([\s\S]*)<\/body>/i);
+  if (!m) fail(`${file} has no <body>`);
+  return m[1].replace(/<script[^>]*><\/script>/gi, "");
+}
+function stylesheets(file) {
+  const html = readFileSync(join(WWW, file), "utf8");
+  return [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+}
+const css = [...new Set([...stylesheets("index.html"), ...stylesheets("lesson.html")])]
+  .map((href) => readFileSync(join(WWW, href), "utf8"))
+  .join("\n");
+
+const bundle = await build({
+  stdin: {
+    contents: `
+      const page = new URLSearchParams(location.search).get("page") === "lesson" ? "lesson" : "lab";
+      document.body.append(document.getElementById("page-" + page).content.cloneNode(true));
+      document.documentElement.dataset.page = page;
+      if (page === "lesson") import("./www/js/lesson/main.js"); else import("./www/js/main.js");
+    `,
+    resolveDir: ROOT,
+    sourcefile: "single-file-entry.js",
+  },
+  bundle: true,
+  format: "esm",
+  minify: true,
+  write: false,
+  target: "es2022",
+  logLevel: "warning",
+});
+const script = bundle.outputFiles[0].text.replace(/<\/script/gi, "<\\/script");
+
+const inline = {
+  "pkg/attnscope.js": readFileSync(join(PKG, "attnscope.js"), "utf8"),
+  "pkg/attnscope_bg.wasm": readFileSync(join(PKG, "attnscope_bg.wasm")).toString("base64"),
+  "models/en-ko.safetensors": readFileSync(join(WWW, "models/en-ko.safetensors")).toString("base64"),
+};
+if (existsSync(join(WWW, "models/glove-50d.safetensors"))) {
+  inline["models/glove-50d.safetensors"] = readFileSync(join(WWW, "models/glove-50d.safetensors")).toString("base64");
+}
+const single = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>attnscope</title>
+<link rel="icon" href="data:,">
+<style>
+${css}
+</style>
+<script>globalThis.ATTNSCOPE_INLINE = ${JSON.stringify(inline).replace(/<\/script/gi, "<\\/script")};</script>
+</head>
+<body>
+<template id="page-lab">${body("index.html")}</template>
+<template id="page-lesson">${body("lesson.html")}</template>
+<script type="module">${script}</script>
+</body>
+</html>
+`;
+writeFileSync(join(DIST, "attnscope.html"), single);
+
+const kb = (f) => `${Math.round(statSync(join(DIST, f)).size / 1024)} KB`;
+console.log(`build-dist: dist/ ${files.length} files, service worker ${version}; dist/attnscope.html ${kb("attnscope.html")}`);

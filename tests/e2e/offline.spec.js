@@ -1,0 +1,119 @@
+// The offline editions (scripts/build-dist.mjs; `make dist` first):
+//  - dist/ served with the strict CSP header while every request to another origin is blocked;
+//  - the single file dist/attnscope.html opened from disk (file://), lab and lesson;
+//  - a second visit to the served site after the server has stopped (service worker).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { test, expect } from "@playwright/test";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const DIST = path.join(ROOT, "dist");
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
+test.beforeAll(() => {
+  for (const f of ["index.html", "lesson.html", "sw.js", "attnscope.html", "pkg/attnscope_bg.wasm"]) {
+    if (!fs.existsSync(path.join(DIST, f))) throw new Error(`dist/${f} is missing: run make dist`);
+  }
+});
+
+/** Serve dist/ on a port of its own (scripts/serve.py, which sends the CSP); resolves once listening. */
+function serveDist(port) {
+  const proc = spawn("python3", ["scripts/serve.py", "dist"], { cwd: ROOT, env: { ...process.env, PORT: String(port), QUIET: "1" } });
+  return new Promise((resolve, reject) => {
+    proc.stdout.on("data", (d) => {
+      if (String(d).includes("serving")) resolve(proc);
+    });
+    proc.on("exit", (code) => reject(new Error(`serve.py exited with ${code}`)));
+  });
+}
+
+function stop(proc) {
+  return new Promise((resolve) => {
+    proc.removeAllListeners("exit");
+    proc.on("exit", resolve);
+    proc.kill();
+  });
+}
+
+/** Console errors, uncaught exceptions and requests leaving `origin` (null: any non-file URL). */
+function watch(page, origin) {
+  const w = { errors: [], foreign: [] };
+  page.on("console", (m) => m.type() === "error" && w.errors.push(m.text()));
+  page.on("pageerror", (e) => w.errors.push(e.message));
+  page.on("request", (r) => {
+    const url = r.url();
+    if (url.startsWith("data:") || url.startsWith("blob:")) return;
+    if (origin === null ? !url.startsWith("file:") : new URL(url).origin !== origin) w.foreign.push(url);
+  });
+  return w;
+}
+
+async function labWorks(page) {
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await expect(page.locator("#translation")).not.toHaveText("");
+  await expect(page.getByRole("table", { name: "encoder self-attention weights, layer 1, head 1", exact: true })).toHaveCount(1);
+}
+
+test("the built site works under the strict CSP with every other origin blocked", async ({ page }, testInfo) => {
+  const proc = await serveDist(8191);
+  try {
+    const origin = "http://127.0.0.1:8191";
+    await page.route("**/*", (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+    const w = watch(page, origin);
+    const res = await page.goto(`${origin}/`);
+    expect(res.headers()["content-security-policy"]).toContain(CSP);
+    await labWorks(page);
+    await page.screenshot({ path: testInfo.outputPath("dist-lab.png"), fullPage: true });
+    await page.goto(`${origin}/lesson.html`);
+    await expect(page.locator("h2").first()).toBeVisible();
+    await expect(page.locator("[data-test=p1-sum]").or(page.locator("main")).first()).not.toHaveText("");
+    await page.waitForTimeout(1500);
+    expect(w.errors, "console errors (a CSP violation is one)").toEqual([]);
+    expect(w.foreign, "requests to another origin").toEqual([]);
+  } finally {
+    await stop(proc);
+  }
+});
+
+test("the single file works from disk: lab and lesson, nothing fetched", async ({ page }, testInfo) => {
+  const url = pathToFileURL(path.join(DIST, "attnscope.html")).href;
+  const w = watch(page, null);
+  await page.goto(url);
+  await labWorks(page);
+  await page.screenshot({ path: testInfo.outputPath("single-file-lab.png"), fullPage: true });
+  // the lab's link to the lesson stays inside the single file
+  await page.goto(`${url}?page=lesson`);
+  await expect(page.locator("html")).toHaveAttribute("data-page", "lesson");
+  await expect(page.locator("h2").first()).toBeVisible();
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: testInfo.outputPath("single-file-lesson.png"), fullPage: true });
+  const lab = page.getByRole("link", { name: /lab/i }).first();
+  expect(await lab.getAttribute("href")).toMatch(/^\?.*page=lab/);
+  expect(w.errors).toEqual([]);
+  expect(w.foreign, "the single file fetches nothing").toEqual([]);
+});
+
+test("a second visit works with the server stopped", async ({ page }) => {
+  const origin = "http://127.0.0.1:8192";
+  const proc = await serveDist(8192);
+  let stopped = false;
+  try {
+    await page.goto(`${origin}/`);
+    await labWorks(page);
+    // wait until the service worker has installed (precached everything) and controls the page
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    await stop(proc);
+    stopped = true;
+    await expect(page.request.get(`${origin}/`).catch(() => "down")).resolves.toBe("down");
+    await page.goto(`${origin}/?s=${encodeURIComponent("the sister carried the brother")}`);
+    await labWorks(page);
+    await page.goto(`${origin}/lesson.html`);
+    await expect(page.locator("h2").first()).toBeVisible();
+  } finally {
+    if (!stopped) await stop(proc);
+  }
+});
