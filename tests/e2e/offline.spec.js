@@ -83,6 +83,7 @@ test("the single file works from disk: lab and lesson, nothing fetched", async (
   await page.goto(url);
   await labWorks(page);
   await page.screenshot({ path: testInfo.outputPath("single-file-lab.png"), fullPage: true });
+  expect(await page.locator("#lesson-link").getAttribute("href")).toMatch(/^\?.*page=lesson/);
   // the lab's link to the lesson stays inside the single file
   await page.goto(`${url}?page=lesson`);
   await expect(page.locator("html")).toHaveAttribute("data-page", "lesson");

@@ -10,7 +10,7 @@
 import { t, setLang, detectLang, applyI18n } from "./i18n.js";
 import * as S from "./state.js";
 import { Engine, EngineBroken } from "./engine.js";
-import { ASSET } from "./runtime.js";
+import { ASSET, pageHref } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { Heatmap, HeadGrid } from "./heatmap.js";
 import { WeightedAverage } from "./weighted_average.js";
@@ -697,6 +697,8 @@ function applyLanguage(lang) {
   document.title = t("app.title");
   applyI18n(document);
   for (const b of document.querySelectorAll(".lang-btn")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  const lesson = document.getElementById("lesson-link");
+  if (lesson) lesson.href = pageHref("lesson", { lang });
 }
 
 // ---------------------------------------------------------------------------------------------
