@@ -1,10 +1,12 @@
 //! Real English word vectors for the first lessons (weights by dot product before any
 //! learned projection): GloVe 6B 50-d (Pennington, Socher and Manning 2014), the most frequent
-//! words, stored as `int8` with one `f32` scale per row.
+//! words, stored as `int8` with one scale per row.
 //!
 //! File: a `.safetensors` with `vectors` I8 `(N, dim)`, `scales` F32 `(N)` (the vector of row
 //! `i` is `vectors[i] * scales[i]`) and `__metadata__["attnscope_vectors"]` =
-//! `{"format": 1, "dim": dim, "words": [N words, index = row], "source": ..., "license": ...}`.
+//! `{"format": 1, "dim": dim, "words": ..., "source": ..., "license": ...}`, where `words` lists
+//! the N words in row order, either as a JSON array or as one string with a word per line (three
+//! bytes a word smaller). `scales` may also be F16 or BF16.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -17,10 +19,26 @@ use crate::format::{open, Tensors};
 use crate::Result;
 
 #[derive(Deserialize)]
+#[serde(untagged)]
+enum WordList {
+    Array(Vec<String>),
+    Lines(String),
+}
+
+impl WordList {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            WordList::Array(words) => words,
+            WordList::Lines(text) => text.split('\n').map(String::from).collect(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
 struct Meta {
     format: u32,
     dim: usize,
-    words: Vec<String>,
+    words: WordList,
     #[serde(default)]
     source: String,
     #[serde(default)]
@@ -47,28 +65,29 @@ impl WordVectors {
     pub fn from_safetensors(bytes: &[u8]) -> Result<WordVectors> {
         let (st, meta) = open(bytes, "attnscope_vectors")?;
         let meta: Meta = serde_json::from_str(&meta).map_err(|e| format_err!("vector metadata: {e}"))?;
-        if meta.format != 1 || meta.dim == 0 || meta.dim > 4096 || meta.words.is_empty() {
+        let words = meta.words.into_vec();
+        if meta.format != 1 || meta.dim == 0 || meta.dim > 4096 || words.is_empty() {
             return Err(format_err!(
                 "vector metadata: format {} dim {} with {} words is not supported",
                 meta.format,
                 meta.dim,
-                meta.words.len()
+                words.len()
             ));
         }
-        let n = meta.words.len();
+        let n = words.len();
         let mut t = Tensors::new(st);
         let values: Vec<i8> = t.raw("vectors", Dtype::I8, &[n, meta.dim])?.iter().map(|&b| b as i8).collect();
         let scales = t.floats("scales", &[n])?;
         t.finish()?;
         let mut index = BTreeMap::new();
-        for (i, w) in meta.words.iter().enumerate() {
+        for (i, w) in words.iter().enumerate() {
             index.entry(w.clone()).or_insert(i);
         }
         Ok(WordVectors {
             dim: meta.dim,
             source: meta.source,
             license: meta.license,
-            words: meta.words,
+            words,
             index,
             values,
             scales,
