@@ -4,11 +4,12 @@
 
 import { el, fmt } from "./dom.js";
 import { Heatmap } from "./heatmap.js";
-import { t } from "./i18n.js";
+import { t as defaultT } from "./i18n.js";
 
 export class Decoding {
-  constructor(container, { onStep }) {
+  constructor(container, { onStep, t }) {
     this.onStep = onStep;
+    this.t = t || defaultT;
     this.root = el("div", "decoding");
     const uid = Math.random().toString(36).slice(2, 8);
 
@@ -30,7 +31,7 @@ export class Decoding {
     this.chosen = el("p", "dec-chosen", { role: "status" });
     this.crossTitle = el("h4", "dec-sub");
     const crossBox = el("div", "dec-cross");
-    this.cross = new Heatmap(crossBox, { rowRole: null, colRole: "key", maxCell: 30, minCell: 12 });
+    this.cross = new Heatmap(crossBox, { rowRole: null, colRole: "key", maxCell: 30, minCell: 12, t: this.t });
 
     const cols = el("div", "dec-cols");
     const left = el("div", "dec-col");
@@ -62,24 +63,24 @@ export class Decoding {
     this.step = Math.max(0, Math.min(n - 1, d.step));
     const st = d.steps[this.step];
 
-    this.prev.textContent = t("dec.prev");
-    this.next.textContent = t("dec.next");
-    this.sliderLabel.textContent = t("dec.slider");
+    this.prev.textContent = this.t("dec.prev");
+    this.next.textContent = this.t("dec.next");
+    this.sliderLabel.textContent = this.t("dec.slider");
     this.slider.max = String(n);
     this.slider.value = String(this.step + 1);
-    this.slider.setAttribute("aria-valuetext", t("dec.position", { k: this.step + 1, n, token: st.token }));
-    this.position.textContent = t("dec.position", { k: this.step + 1, n, token: st.token });
+    this.slider.setAttribute("aria-valuetext", this.t("dec.position", { k: this.step + 1, n, token: st.token }));
+    this.position.textContent = this.t("dec.position", { k: this.step + 1, n, token: st.token });
     this.prev.disabled = this.step === 0;
     this.next.disabled = this.step >= n - 1;
 
-    this.prefixTitle.textContent = t("dec.prefix");
+    this.prefixTitle.textContent = this.t("dec.prefix");
     const chips = [el("span", "chip chip-special", {}, "<bos>")];
     for (let k = 0; k < this.step; k++) chips.push(el("span", "chip", {}, d.steps[k].token));
     chips.push(el("span", "chip-arrow", { "aria-hidden": "true" }, "→"));
     chips.push(el("span", "chip chip-chosen", {}, st.token));
     this.prefix.replaceChildren(...chips);
 
-    this.barsTitle.textContent = t("dec.top");
+    this.barsTitle.textContent = this.t("dec.top");
     const items = st.top.map((c) => {
       const li = el("li", c.token === st.token ? "bar-row chosen" : "bar-row");
       const name = el("span", "bar-token", {}, c.token);
@@ -92,19 +93,19 @@ export class Decoding {
       return li;
     });
     this.bars.replaceChildren(...items);
-    this.chosen.textContent = t("dec.chosen", { token: st.token, p: fmt(st.top[0].prob * 100, 1) });
+    this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.top[0].prob * 100, 1) });
 
     const layer = Math.min(d.layer, st.cross.length - 1);
-    this.crossTitle.textContent = t("dec.cross", { layer: layer + 1 });
+    this.crossTitle.textContent = this.t("dec.cross", { layer: layer + 1 });
     const mat = st.cross[layer];
-    const heads = Array.from({ length: mat.rows }, (_, h) => t("grid.head", { n: h + 1 }));
+    const heads = Array.from({ length: mat.rows }, (_, h) => this.t("grid.head", { n: h + 1 }));
     this.cross.setData({
       weights: mat,
       rows: heads,
       cols: d.srcTokens,
       selectedRow: Math.min(d.head, mat.rows - 1),
-      label: t("dec.crossLabel", { layer: layer + 1, k: this.step + 1, token: st.token }),
-      rowHeader: t("table.headKey"),
+      label: this.t("dec.crossLabel", { layer: layer + 1, k: this.step + 1, token: st.token }),
+      rowHeader: this.t("table.headKey"),
     });
   }
 }

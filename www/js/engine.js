@@ -15,6 +15,17 @@ export class EngineBroken extends Error {
   }
 }
 
+// One fetch of a model file per page, however many engines (e.g. several embedded panels) use it.
+const modelBytes = new Map();
+function cachedBytes(path) {
+  if (!modelBytes.has(path)) {
+    const p = assetBytes(path);
+    p.catch(() => modelBytes.delete(path)); // let a later load retry
+    modelBytes.set(path, p);
+  }
+  return modelBytes.get(path);
+}
+
 export class Engine {
   constructor(modelPath = ASSET.model) {
     this.modelPath = modelPath;
@@ -25,11 +36,12 @@ export class Engine {
     this.options = {};
     this.source = null;
     this.edits = new Map(); // "stack/layer/head/q|k" -> Float32Array
+    this.trainedBlocks = new Map(); // same keys: the trained values of every block ever edited
   }
 
   /** Fetch the model, instantiate the module, build the Lab. Throws a readable Error. */
   async load() {
-    this.bytes = await assetBytes(this.modelPath);
+    this.bytes = await cachedBytes(this.modelPath);
     await this.instantiate();
   }
 
@@ -76,7 +88,10 @@ export class Engine {
 
   setOptions(patch) {
     this.call((l) => l.setOptions(patch));
-    if (patch.heads !== undefined && patch.heads !== this.options.heads) this.edits.clear();
+    if (patch.heads !== undefined && patch.heads !== this.options.heads) {
+      this.edits.clear();
+      this.trainedBlocks.clear(); // the blocks have another shape now
+    }
     this.options = { ...this.options, ...patch };
   }
 
@@ -102,8 +117,21 @@ export class Engine {
   }
 
   setBlock(stack, layer, head, m, values) {
+    const key = `${stack}/${layer}/${head}/${m}`;
+    if (!this.trainedBlocks.has(key) && !this.edits.has(key)) {
+      const trained = this.call((l) => l.block(stack, layer, head, m));
+      this.trainedBlocks.set(key, Float32Array.from(trained.data));
+    }
     this.call((l) => l.setBlock(stack, layer, head, m, values));
-    this.edits.set(`${stack}/${layer}/${head}/${m}`, Float32Array.from(values));
+    this.edits.set(key, Float32Array.from(values));
+  }
+
+  /** The trained values of a block (whether or not it is edited now), row-major. */
+  trained(stack, layer, head, m) {
+    const key = `${stack}/${layer}/${head}/${m}`;
+    if (this.trainedBlocks.has(key)) return this.trainedBlocks.get(key);
+    if (this.edits.has(key)) throw new Error(`the trained values of ${key} are unknown`);
+    return this.block(stack, layer, head, m).data;
   }
 
   resetBlocks() {

@@ -8,7 +8,7 @@
 
 import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, seqRGBA, divRGBA, seqDark } from "./colors.js";
 import { el, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD } from "./dom.js";
-import { t } from "./i18n.js";
+import { t as defaultT } from "./i18n.js";
 
 let hatch = null;
 function maskedPattern(g) {
@@ -39,11 +39,12 @@ function maxAbsFinite(mat) {
 /**
  * A heatmap with token labels. Options: `onSelectRow(i)` (click / keys pick a query row),
  * `rowRole` / `colRole` (identity colours of the labels: "query", "key", or null),
- * `maxCell` (largest cell in CSS px).
+ * `maxCell` (largest cell in CSS px), `t` (the translator: a panel can speak its own language).
  */
 export class Heatmap {
   constructor(container, opts = {}) {
     this.opts = { rowRole: "query", colRole: "key", maxCell: 34, minCell: 9, maxHeight: 560, ...opts };
+    this.t = this.opts.t || defaultT;
     this.root = el("div", "heatmap");
     this.scroller = el("div", "heatmap-scroll");
     // focusable picture: arrow keys walk the cells (read out below); the table holds the numbers
@@ -109,9 +110,9 @@ export class Heatmap {
   setData(d, live = false) {
     this.data = d;
     if (this.cursor && (this.cursor.r >= d.weights.rows || this.cursor.c >= d.weights.cols)) this.cursor = null;
-    setAttr(this.canvas, "aria-label", `${d.label}. ${t("heatmap.keys")}`);
+    setAttr(this.canvas, "aria-label", `${d.label}. ${this.t("heatmap.keys")}`);
     this.draw(live);
-    if (this.cursor && document.activeElement === this.canvas) this.describe(this.cursor, false);
+    if (this.cursor && this.canvas.matches(":focus")) this.describe(this.cursor, false);
     clearTimeout(this.tableTimer);
     if (live) this.tableTimer = setTimeout(() => this.renderTable(), 120);
     else this.renderTable();
@@ -269,7 +270,7 @@ export class Heatmap {
       g.lineWidth = 2;
       g.strokeRect(x0 + 1, y0 + sel * cell + 1, n * cell - 2, cell - 2);
     }
-    const mark = this.hover || (document.activeElement === this.canvas ? this.cursor : null);
+    const mark = this.hover || (this.canvas.matches(":focus") ? this.cursor : null);
     if (mark) {
       g.strokeStyle = "#111118";
       g.lineWidth = 2;
@@ -311,12 +312,12 @@ export class Heatmap {
     const d = this.data;
     const i = cell.r * d.weights.cols + cell.c;
     const parts = [`${d.rows[cell.r]} → ${d.cols[cell.c]}`];
-    if (d.scores) parts.push(`${t("cell.raw")} ${fmt(d.scores.data[i])}`);
+    if (d.scores) parts.push(`${this.t("cell.raw")} ${fmt(d.scores.data[i])}`);
     if (d.logits) {
       const l = d.logits.data[i];
-      parts.push(l === -Infinity ? t("cell.masked") : `${t("cell.scaled")} ${fmt(l)}`);
+      parts.push(l === -Infinity ? this.t("cell.masked") : `${this.t("cell.scaled")} ${fmt(l)}`);
     }
-    parts.push(`${t("cell.weight")} ${fmt(d.weights.data[i], 4)}`);
+    parts.push(`${this.t("cell.weight")} ${fmt(d.weights.data[i], 4)}`);
     return parts;
   }
 
@@ -384,7 +385,7 @@ export class Heatmap {
       const cap = el("caption", "", {}, d.label);
       const head = el("thead");
       const hr = el("tr");
-      hr.append(el("th", "corner", { scope: "col" }, d.rowHeader || t("table.queryKey")));
+      hr.append(el("th", "corner", { scope: "col" }, d.rowHeader || this.t("table.queryKey")));
       for (const s of d.cols) hr.append(el("th", "col-key", { scope: "col" }, s));
       head.append(hr);
       const body = el("tbody");
@@ -419,8 +420,9 @@ export class Heatmap {
  * grid of transparent buttons (one canvas to update per frame, however many heads).
  */
 export class HeadGrid {
-  constructor(container, { onSelect }) {
+  constructor(container, { onSelect, t }) {
     this.onSelect = onSelect;
+    this.t = t || defaultT;
     this.root = el("div", "headgrid");
     this.canvas = el("canvas", "headgrid-canvas", { "aria-hidden": "true" });
     container.append(this.root);
@@ -443,19 +445,19 @@ export class HeadGrid {
     const H = d.layers[0]?.length || 0;
     const m0 = d.layers[0]?.[0];
     const aspect = m0 ? `${m0.cols} / ${m0.rows}` : "1";
-    const shape = `${L}x${H}|${aspect}|${t("grid.layer", { n: 1 })}`;
+    const shape = `${L}x${H}|${aspect}|${this.t("grid.layer", { n: 1 })}`;
     if (shape !== this.shape) {
       this.shape = shape;
       this.buttons = [];
       this.rects = null;
       this.root.style.gridTemplateColumns = `auto repeat(${H}, minmax(44px, 72px))`;
       const kids = [this.canvas, el("span", "headgrid-corner")];
-      for (let h = 0; h < H; h++) kids.push(el("span", "headgrid-col", {}, t("grid.head", { n: h + 1 })));
+      for (let h = 0; h < H; h++) kids.push(el("span", "headgrid-col", {}, this.t("grid.head", { n: h + 1 })));
       for (let l = 0; l < L; l++) {
-        kids.push(el("span", "headgrid-row", {}, t("grid.layer", { n: l + 1 })));
+        kids.push(el("span", "headgrid-row", {}, this.t("grid.layer", { n: l + 1 })));
         const row = [];
         for (let h = 0; h < H; h++) {
-          const b = el("button", "thumb", { type: "button", "aria-label": t("grid.thumb", { layer: l + 1, head: h + 1 }) });
+          const b = el("button", "thumb", { type: "button", "aria-label": this.t("grid.thumb", { layer: l + 1, head: h + 1 }) });
           b.style.aspectRatio = aspect;
           b.addEventListener("click", () => this.onSelect(l, h));
           kids.push(b);

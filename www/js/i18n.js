@@ -157,6 +157,46 @@ const en = {
 
   "foot.model": "Model: d_model = {d}, {h} heads, {enc} encoder + {dec} decoder layers, feed-forward width {ff}, up to {max} tokens, {vocab} English words.",
   "foot.offline": "Everything runs in your browser with WebAssembly; nothing you type leaves this page.",
+
+  "share.group": "Share this view",
+  "share.copyLink": "Copy link",
+  "share.copied": "Link copied: whoever opens it sees this exact view, edits included.",
+  "share.copyManual": "Your browser did not let the page copy. The link is selected in the box below: press Ctrl+C (⌘C on a Mac).",
+  "share.linkLabel": "Link to this view",
+  "share.embed": "Embed this",
+  "link.badEdits": "Some W_Q/W_K edits in this link could not be read and were ignored (blocks ignored: {n}); the trained weights are used there. The rest of the link applies.",
+
+  "export.label": "Download this map:",
+  "export.as": "Download the map as {fmt}",
+  "export.done": "Saved {name}.",
+  "export.legend": "attention weight",
+  "export.failed": "Could not make the file: {message}",
+
+  "embed.title": "Embed this view",
+  "embed.lead": "Put this view on your own page: course notes, slides, a blog. It runs in your readers' browsers, like this lab. Choose the panel and the controls your readers get; the snippets follow your choice and keep the sentence, settings and edits you have now.",
+  "embed.panel": "Panel",
+  "embed.controls": "Controls your readers get",
+  "embed.iframe": "As an iframe: paste it anywhere that accepts HTML. The sandbox keeps it apart from your page.",
+  "embed.element": "As an element: the script tag once per page, then the element wherever the panel should appear (several on one page are fine).",
+  "embed.resize": "Optional: let iframes grow with their content (once per page, in a script file of yours).",
+  "embed.copy": "Copy",
+  "embed.copyNamed": "Copy the {what}",
+  "embed.copied": "Copied.",
+  "embed.copyManual": "Selected: press Ctrl+C (⌘C on a Mac).",
+  "embed.close": "Close",
+  "embed.snippetIframe": "iframe snippet",
+  "embed.snippetElement": "element snippet",
+  "embed.snippetResize": "resize script",
+
+  "panel.heatmap": "Attention heatmap",
+  "panel.weighted": "Weighted average",
+  "panel.decoding": "Decoding step by step",
+  "panel.qk": "W_Q/W_K editor and heatmap",
+  "panel.order": "Word order and positional encoding",
+  "panel.open": "Open in the attnscope lab ↗",
+  "panel.frameTitle": "attnscope: {what}",
+  "control.sentence": "Sentence box",
+  "control.export": "Download buttons",
 };
 
 const ko = {
@@ -310,6 +350,46 @@ const ko = {
 
   "foot.model": "모델: d_model = {d}, 헤드 {h}개, 인코더 {enc}층 + 디코더 {dec}층, 피드포워드 폭 {ff}, 최대 {max}토큰, 영어 단어 {vocab}개.",
   "foot.offline": "모든 계산은 WebAssembly로 브라우저 안에서 이루어지며, 입력한 내용은 이 페이지 밖으로 나가지 않습니다.",
+
+  "share.group": "이 화면 공유하기",
+  "share.copyLink": "링크 복사",
+  "share.copied": "링크를 복사했습니다. 이 링크를 열면 편집한 내용까지 지금 화면이 그대로 보입니다.",
+  "share.copyManual": "브라우저가 복사를 허용하지 않았습니다. 아래 상자에 링크를 선택해 두었으니 Ctrl+C(Mac에서는 ⌘C)를 누르세요.",
+  "share.linkLabel": "이 화면의 링크",
+  "share.embed": "퍼가기",
+  "link.badEdits": "이 링크에 담긴 W_Q/W_K 편집 중 읽을 수 없는 부분은 무시했습니다(무시한 블록: {n}개). 그 자리에는 학습된 가중치를 씁니다. 링크의 나머지 설정은 그대로 적용됩니다.",
+
+  "export.label": "이 지도 내려받기:",
+  "export.as": "지도를 {fmt} 파일로 내려받기",
+  "export.done": "{name} 파일을 저장했습니다.",
+  "export.legend": "어텐션 가중치",
+  "export.failed": "파일을 만들지 못했습니다: {message}",
+
+  "embed.title": "이 화면 퍼가기",
+  "embed.lead": "강의 노트, 슬라이드, 블로그 등 여러분의 페이지에 이 화면을 넣을 수 있습니다. 이 실험실처럼 읽는 사람의 브라우저 안에서 돌아갑니다. 보여 줄 패널과 독자가 쓸 조작을 고르세요. 아래 코드는 고른 대로 바뀌며, 지금의 문장과 설정, 편집 내용을 그대로 담습니다.",
+  "embed.panel": "패널",
+  "embed.controls": "독자가 쓸 수 있는 조작",
+  "embed.iframe": "iframe으로 넣기: HTML을 넣을 수 있는 곳이면 어디든 붙여 넣으세요. sandbox가 여러분의 페이지와 분리해 줍니다.",
+  "embed.element": "요소로 넣기: 페이지마다 script 태그를 한 번 넣고, 패널이 보일 자리마다 요소를 넣으세요(한 페이지에 여러 개도 괜찮습니다).",
+  "embed.resize": "선택: iframe 높이를 내용에 맞추기 (페이지마다 한 번, 여러분의 스크립트 파일에 넣으세요).",
+  "embed.copy": "복사",
+  "embed.copyNamed": "{what} 복사",
+  "embed.copied": "복사했습니다.",
+  "embed.copyManual": "선택해 두었습니다. Ctrl+C(Mac에서는 ⌘C)를 누르세요.",
+  "embed.close": "닫기",
+  "embed.snippetIframe": "iframe 코드",
+  "embed.snippetElement": "요소 코드",
+  "embed.snippetResize": "높이 맞춤 스크립트",
+
+  "panel.heatmap": "어텐션 히트맵",
+  "panel.weighted": "가중평균",
+  "panel.decoding": "한 단계씩 디코딩하기",
+  "panel.qk": "W_Q/W_K 편집기와 히트맵",
+  "panel.order": "단어 순서와 위치 인코딩",
+  "panel.open": "attnscope 실험실에서 열기 ↗",
+  "panel.frameTitle": "attnscope: {what}",
+  "control.sentence": "문장 입력란",
+  "control.export": "내려받기 버튼",
 };
 
 export const TABLES = { en, ko };
@@ -330,12 +410,17 @@ export function getLang() {
   return current;
 }
 
-/** The text of `key` in the current language with `{name}` placeholders filled. */
-export function t(key, params) {
-  let s = TABLES[current][key] ?? en[key];
+/** The text of `key` in `lang` (falling back to English) with `{name}` placeholders filled. */
+export function translate(lang, key, params) {
+  let s = (TABLES[lang] || en)[key] ?? en[key];
   if (s === undefined) return key;
   if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
   return s;
+}
+
+/** The text of `key` in the current language with `{name}` placeholders filled. */
+export function t(key, params) {
+  return translate(current, key, params);
 }
 
 /** Fill `data-i18n` (text) and `data-i18n-aria-label` attributes under `root`. */

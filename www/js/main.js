@@ -6,8 +6,11 @@
 // encoder head is edited: nothing on screen needs the decoder then) and repaints the heatmap,
 // the head grid, the weighted average and the edited grid; letting go re-translates, which
 // brings the translation, the decoding steps and the tables up to date.
+// What each view shows and the engine steps behind it live in core.js, shared with the
+// embeddable panels (panel.js: ?embed=1 and <attnscope-panel>); sharing and downloads are in
+// share.js and export.js; the W_Q/W_K edits travel in the URL as edits.js encodes them.
 
-import { t, setLang, detectLang, applyI18n } from "./i18n.js";
+import { t, setLang, getLang, detectLang, applyI18n } from "./i18n.js";
 import * as S from "./state.js";
 import { Engine, EngineBroken } from "./engine.js";
 import { ASSET, pageHref } from "./runtime.js";
@@ -18,6 +21,11 @@ import { Decoding } from "./decoding.js";
 import { QKEditor } from "./qk_editor.js";
 import { paintLegend } from "./colors.js";
 import { el, fmt, setText, setLiveText } from "./dom.js";
+import * as C from "./core.js";
+import { encodeEdits, applyEdits } from "./edits.js";
+import { exportRow, saveMap } from "./export.js";
+import { setupShare, linkFor } from "./share.js";
+import { startEmbed } from "./embed.js";
 
 const params = new URLSearchParams(location.search);
 const BENCH = params.has("bench");
@@ -52,6 +60,16 @@ function buildViews() {
   views.dec = new Decoding($("decoding"), { onStep: (k) => select({ step: k }) });
   views.pairA = new Heatmap($("order-a"), { maxCell: 30 });
   views.pairB = new Heatmap($("order-b"), { maxCell: 30 });
+  views.exportRow = exportRow($("export-main"), exportMain);
+}
+
+/** Download the main heatmap (export.js); returns the file name. */
+function exportMain(format) {
+  if (!cur) return null;
+  syncDecoder();
+  const map = { ...C.exportMap(cur, state, t), link: linkFor(state) };
+  const png = { canvas: views.main.canvas, legendCanvas: $("legend-main"), title: $("heatmap-title").textContent, legendText: $("legend-text").textContent };
+  return saveMap(format, map, { png, corner: t("table.queryKey"), legend: t("export.legend") });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,7 +123,11 @@ function syncURL() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
     const q = S.toQuery(state, location.search);
-    history.replaceState(null, "", `${location.pathname}${q}${location.hash}`);
+    try {
+      history.replaceState(null, "", `${location.pathname}${q}${location.hash}`);
+    } catch {
+      /* an opaque origin (sandboxed frame) may refuse: the page works the same */
+    }
   }, 150);
 }
 
@@ -115,36 +137,10 @@ function setState(patch) {
   syncURL();
 }
 
-function heads() {
-  return cur?.trace.heads ?? state.heads ?? info?.nhead ?? 1;
-}
-
-function layersOf(stack) {
-  return stack === "encoder" ? info.encoderLayers : info.decoderLayers;
-}
-
-function attentionOf(trace, stack, layer) {
-  if (stack === "encoder") return trace.encoder.layers[layer].self_attn.sublayer;
-  const l = trace.decoder.layers[layer];
-  return stack === "decoder_self" ? l.self_attn.sublayer : l.cross_attn.sublayer;
-}
-
-function tokensOf(stack) {
-  const src = cur.src.tokens;
-  const dec = cur.decoderTokens;
-  if (stack === "encoder") return { rows: src, cols: src };
-  if (stack === "decoder_self") return { rows: dec, cols: dec };
-  return { rows: dec, cols: src };
-}
-
-function queryRow(nrows) {
-  const q = state.query ?? nrows - 1;
-  return Math.max(0, Math.min(nrows - 1, q));
-}
-
-function heatmapLabel(stack, layer, head) {
-  return t("label.heatmap", { stack: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 });
-}
+// what the views show comes from core.js (shared with the embeddable panels)
+const heads = () => C.headsOf(cur, state, info);
+const layersOf = (stack) => C.layersOf(info, stack);
+const queryRow = (nrows) => C.queryRow(state, nrows);
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
@@ -185,6 +181,14 @@ function renderSentence() {
   $("translation-meta").textContent = meta.join(" ");
 }
 
+/** How many W_Q/W_K blocks of the page's link could not be used (a notice when > 0). */
+let linkEditsRejected = 0;
+function renderLinkNotice() {
+  const note = $("notice-link");
+  note.hidden = linkEditsRejected === 0;
+  if (linkEditsRejected) note.textContent = t("link.badEdits", { n: linkEditsRejected });
+}
+
 function renderControls() {
   $("opt-mask").checked = state.causalDecoder;
   $("opt-encmask").checked = state.causalEncoder;
@@ -193,6 +197,8 @@ function renderControls() {
   $("opt-pe-2").checked = state.positional;
   $("opt-tables").checked = state.tables;
   $("peek-note").hidden = state.causalDecoder;
+  views.exportRow?.retext(t);
+  renderLinkNotice();
   if (!info) return;
   const h = heads();
   const dk = info.dModel / h;
@@ -225,17 +231,9 @@ function renderSelectors() {
 }
 
 function renderLegend() {
-  const seq = state.show === "weights";
-  paintLegend($("legend-main"), seq ? "seq" : "div", 160, 12);
-  if (seq) {
-    $("legend-text").textContent = t("legend.weights");
-  } else {
-    const h = attentionOf(cur.trace, state.stack, state.layer).heads[state.head];
-    const m = state.show === "scores" ? h.scores : h.logits;
-    let r = 0;
-    for (const v of m.data) if (Number.isFinite(v)) r = Math.max(r, Math.abs(v));
-    $("legend-text").textContent = t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) });
-  }
+  const legend = C.legendOf(cur, state, t);
+  paintLegend($("legend-main"), legend.kind, 160, 12);
+  $("legend-text").textContent = legend.text;
 }
 
 // The lecture's point, found live in the trained model: a pronoun attending to the word it
@@ -273,31 +271,11 @@ function renderTryThis() {
 
 function renderAttention(live) {
   if (!cur) return;
-  const { stack, layer, head } = state;
-  const a = attentionOf(cur.trace, stack, layer);
-  const h = a.heads[head];
-  const { rows, cols } = tokensOf(stack);
-  const q = queryRow(rows.length);
-  const label = heatmapLabel(stack, layer, head);
-  setText($("heatmap-title"), state.show === "weights" ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`);
-  views.main.setData(
-    { weights: h.weights, scores: h.scores, logits: h.logits, rows, cols, selectedRow: q, label, show: state.show, diagonal: stack !== "decoder_cross" },
-    live,
-  );
-  const L = layersOf(stack);
-  const layers = [];
-  for (let l = 0; l < L; l++) layers.push(attentionOf(cur.trace, stack, l).heads.map((x) => x.weights));
-  views.grid.setData({ layers, selected: { layer, head } }, live);
-
-  // how peaked the rows are: the mean of each row's largest weight (1 = one token takes all)
-  const W = h.weights;
-  let sum = 0;
-  for (let r = 0; r < W.rows; r++) {
-    let m = 0;
-    for (let c = 0; c < W.cols; c++) m = Math.max(m, W.data[r * W.cols + c]);
-    sum += m;
-  }
-  setLiveText($("attn-stats"), t("attn.peak", { p: fmt(sum / W.rows, 2) }), live);
+  const d = C.heatmapData(cur, state, t);
+  setText($("heatmap-title"), C.heatmapTitle(state, d.label, t));
+  views.main.setData(d, live);
+  views.grid.setData(C.gridData(cur, state, info), live);
+  setLiveText($("attn-stats"), C.peakText(d.weights, t), live);
   if (!live) {
     renderLegend();
     renderTryThis();
@@ -306,73 +284,24 @@ function renderAttention(live) {
 
 function renderAverage(live) {
   if (!cur) return;
-  const { stack, layer, head } = state;
-  const h = attentionOf(cur.trace, stack, layer).heads[head];
-  const { rows, cols } = tokensOf(stack);
-  views.wavg.setData(
-    {
-      queryTokens: rows,
-      keyTokens: cols,
-      query: queryRow(rows.length),
-      weights: h.weights,
-      v: h.v,
-      output: h.output,
-      label: heatmapLabel(stack, layer, head),
-    },
-    live,
-  );
+  views.wavg.setData(C.averageData(cur, state, t), live);
 }
 
 const qkRange = new Map();
 
 function renderQK() {
   if (!cur || !engine) return;
-  const { stack, layer, head } = state;
-  const q = guard(() => engine.block(stack, layer, head, "q"));
-  const k = guard(() => engine.block(stack, layer, head, "k"));
-  if (!q || !k) return;
-  // one colour scale per head, taken from the trained weights, so edits never re-colour the rest
-  const key = `${heads()}/${stack}/${layer}/${head}`;
-  const edited = engine.hasEdit(stack, layer, head, "q") || engine.hasEdit(stack, layer, head, "k");
-  if (!qkRange.has(key) && !edited) {
-    let r = 0.05;
-    for (const x of q.data) r = Math.max(r, Math.abs(x));
-    for (const x of k.data) r = Math.max(r, Math.abs(x));
-    qkRange.set(key, r);
-  }
-  views.qk.setData({
-    q,
-    k,
-    range: qkRange.get(key),
-    ctx: { stackName: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 },
-    editCount: engine.edits.size,
-  });
+  const d = guard(() => C.qkData(engine, state, heads(), qkRange, t));
+  if (!d) return;
+  views.qk.setData(d);
   paintLegend($("legend-qk"), "div", 160, 12);
   $("legend-qk-text").textContent = t("legend.qk", { r: fmt(views.qk.range, 2) });
 }
 
 function renderDecoding() {
   if (!cur) return;
-  const steps = cur.tr.steps;
-  if (!steps.length) return;
-  const step = Math.min(state.step, steps.length - 1);
-  views.dec.setData({
-    steps,
-    srcTokens: cur.src.tokens,
-    step,
-    layer: Math.min(state.layer, info.decoderLayers - 1),
-    head: state.head,
-  });
-}
-
-/** Token positions of B matching A's tokens (first unused occurrence): the reordering. */
-function matchTokens(a, b) {
-  const used = new Set();
-  return a.map((tok) => {
-    const j = b.findIndex((x, k) => x === tok && !used.has(k));
-    used.add(j);
-    return j;
-  });
+  const d = C.decodingData(cur, state, info);
+  if (d) views.dec.setData(d);
 }
 
 function renderPair() {
@@ -385,53 +314,22 @@ function renderPair() {
     return;
   }
   box.hidden = false;
-  const layer = Math.min(state.layer, info.encoderLayers - 1);
-  const head = state.head;
-  const ws = [];
+  const d = C.pairData(pair, state, info, t);
   [views.pairA, views.pairB].forEach((v, i) => {
-    const p = pair[i];
-    const w = p.trace.encoder.layers[layer].self_attn.sublayer.heads[head].weights;
-    ws.push(w);
-    $(i === 0 ? "order-a-title" : "order-b-title").textContent = `“${p.sentence}”`;
-    v.setData({
-      weights: w,
-      rows: p.tokens,
-      cols: p.tokens,
-      selectedRow: null,
-      label: t("label.pair", { stack: t("stackName.encoder"), layer: layer + 1, head: head + 1, sentence: p.sentence }),
-      show: "weights",
-    });
+    $(i === 0 ? "order-a-title" : "order-b-title").textContent = d.maps[i].title;
+    v.setData(d.maps[i]);
   });
-  // compare A with B after reordering B's tokens into A's order
-  const pi = matchTokens(pair[0].tokens, pair[1].tokens);
-  const compare = (wa, wb) => {
-    if (!pi.every((j) => j >= 0) || wa.rows !== wb.rows) return NaN;
-    const n = wa.cols;
-    let d = 0;
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d = Math.max(d, Math.abs(wa.data[i * n + j] - wb.data[pi[i] * n + pi[j]]));
-    return d;
-  };
-  const diff = compare(ws[0], ws[1]);
-  const same = diff < 1e-6;
-  const fmtD = (d) => (Number.isNaN(d) ? "?" : d < 1e-3 ? d.toExponential(1) : fmt(d, 3));
-  verdict.textContent = t(same ? "order.same" : "order.differ", { d: fmtD(diff), pe: t(state.positional ? "order.peOn" : "order.peOff") });
-  verdict.classList.toggle("good", same);
+  verdict.textContent = d.verdict.text;
+  verdict.classList.toggle("good", d.verdict.same);
   verdict.hidden = false;
   // where word order matters most: the head whose two maps differ the most
   const most = $("order-most");
-  let best = null;
-  pair[0].trace.encoder.layers.forEach((l, li) =>
-    l.self_attn.sublayer.heads.forEach((h, hi) => {
-      const d = compare(h.weights, pair[1].trace.encoder.layers[li].self_attn.sublayer.heads[hi].weights);
-      if (!best || d > best.d) best = { layer: li, head: hi, d };
-    }),
-  );
-  const showBest = state.positional && best && best.d > 1e-3 && (best.layer !== layer || best.head !== head);
-  most.hidden = !showBest;
-  if (showBest) {
-    $("order-most-text").textContent = t("order.most", { layer: best.layer + 1, head: best.head + 1, d: fmtD(best.d) });
+  const best = d.best;
+  most.hidden = !best;
+  if (best) {
+    $("order-most-text").textContent = best.text;
     const btn = $("order-most-btn");
-    btn.textContent = t("order.mostShow", { layer: best.layer + 1, head: best.head + 1 });
+    btn.textContent = best.button;
     btn.onclick = () => select({ stack: "encoder", layer: best.layer, head: best.head });
   }
 }
@@ -483,11 +381,7 @@ function renderSelection() {
 
 /** After encoder-only frames: run the whole model once so decoder views are current. */
 function syncDecoder() {
-  if (cur?.decoderStale && engine && !engine.broken) {
-    const out = guard(() => engine.run());
-    if (out) cur.trace = out.trace;
-    cur.decoderStale = false;
-  }
+  if (!guard(() => (C.syncDecoder(engine, cur), true)) && cur) cur.decoderStale = false;
 }
 
 function select(patch) {
@@ -520,35 +414,21 @@ async function retranslate({ keepStep = false } = {}) {
   }
   inputNote.hidden = true;
   try {
-    if (state.pair) {
-      pair = S.ORDER_PAIR.map((sentence) => {
-        const src = engine.setSource(sentence);
-        return { sentence, tokens: src.tokens, trace: engine.run().trace };
-      });
-    }
-    const src = engine.setSource(text);
-    const tr = engine.translate();
+    const out = C.translateRun(engine, text, { withPair: state.pair, lastGood, cur });
+    if (out.pair) pair = out.pair;
     lastGood = text;
-    cur = { src, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens };
+    cur = out.cur;
     clearError();
   } catch (e) {
     showError(e);
+    if (e.pair) pair = e.pair;
+    if (e.cur) cur = e.cur;
     // a panic: the engine restarts on the next input; the panels keep the last results
-    if (engine.broken) return;
-    // the lab may hold a pair sentence now: put the last good sentence back
-    if (lastGood !== null) {
-      try {
-        engine.setSource(lastGood);
-        const tr = engine.translate();
-        cur = { ...cur, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens };
-      } catch {
-        /* the banner already shows the first error */
-      }
-    }
-    if (!cur) return;
+    if (engine.broken || !cur) return;
   }
   if (!keepStep) state = S.update(state, { step: 0 });
-  state = S.clampToModel(state, info);
+  // the W_Q/W_K edits in force go into the URL too
+  state = S.update(S.clampToModel(state, info), { edits: encodeEdits(engine, info) });
   syncURL();
   renderAll();
 }
@@ -560,15 +440,7 @@ function onSentenceInput() {
   typingTimer = setTimeout(() => retranslate(), 350);
 }
 
-function engineOptions(patch) {
-  const o = {};
-  if ("causalDecoder" in patch) o.causalDecoder = patch.causalDecoder;
-  if ("causalEncoder" in patch) o.causalEncoder = patch.causalEncoder;
-  if ("scale" in patch) o.scale = patch.scale;
-  if ("positional" in patch) o.positional = patch.positional;
-  if ("heads" in patch) o.heads = patch.heads ?? info.nhead;
-  return o;
-}
+const engineOptions = (patch) => C.engineOptions(patch, info);
 
 async function setOption(patch) {
   if (!(await ensureEngine())) return;
@@ -607,22 +479,9 @@ function frame() {
     ensureEngine().then((ok) => ok && retranslate({ keepStep: true }));
     return;
   }
-  const { stack, layer, head } = state;
-  const ok = guard(() => {
-    for (const [m, values] of pendingBlocks) engine.setBlock(stack, layer, head, m, values);
-    pendingBlocks.clear();
-    if (stack === "encoder" && engine.canRunEncoder) {
-      // only encoder attention is on screen: run the encoder alone; the decoder catches up
-      // (syncDecoder) before anything shows it, and when the drag ends (retranslate)
-      const out = engine.runEncoder();
-      cur.trace = { ...cur.trace, heads: out.heads, encoder: out.encoder };
-      cur.decoderStale = true;
-    } else {
-      cur.trace = engine.run().trace;
-      cur.decoderStale = false;
-    }
-    return true;
-  });
+  // an encoder edit runs the encoder alone; the decoder catches up (syncDecoder) before
+  // anything shows it, and when the drag ends (retranslate)
+  const ok = guard(() => (C.runBlocks(engine, cur, state, pendingBlocks), true));
   pendingBlocks.clear();
   const t1 = performance.now();
   views.qk.flush();
@@ -636,21 +495,9 @@ function frame() {
   benchFrame(t0);
 }
 
-function identity(rows, cols) {
-  const a = new Float32Array(rows * cols);
-  for (let i = 0; i < Math.min(rows, cols); i++) a[i * cols + i] = 1;
-  return a;
-}
-
 async function applyIdentity() {
   if (!(await ensureEngine()) || !cur) return;
-  const { stack, layer, head } = state;
-  const dk = info.dModel / heads();
-  const ok = guard(() => {
-    engine.setBlock(stack, layer, head, "q", identity(dk, info.dModel));
-    engine.setBlock(stack, layer, head, "k", identity(dk, info.dModel));
-    return true;
-  });
+  const ok = guard(() => (C.setIdentity(engine, state, info, heads()), true));
   if (ok) await retranslate({ keepStep: true });
 }
 
@@ -720,6 +567,7 @@ function wire() {
     retranslate();
   });
   $("banner-close").addEventListener("click", clearError);
+  setupShare({ getState: () => state, getLang, t });
   $("opt-mask").addEventListener("change", (e) => setOption({ causalDecoder: e.target.checked }));
   $("opt-encmask").addEventListener("change", (e) => setOption({ causalEncoder: e.target.checked }));
   $("opt-scale").addEventListener("change", (e) => setOption({ scale: e.target.checked }));
@@ -775,17 +623,12 @@ async function boot() {
     return;
   }
   setStatus("");
-  state = S.clampToModel(state, info);
-  const opts = engineOptions({
-    causalDecoder: state.causalDecoder,
-    causalEncoder: state.causalEncoder,
-    scale: state.scale,
-    positional: state.positional,
-    heads: state.heads,
-  });
-  if (!guard(() => (engine.setOptions(opts), true))) {
-    state = S.update(state, { heads: null });
-    guard(() => engine.setOptions({ ...opts, heads: info.nhead }));
+  const conf = guard(() => C.configure(engine, state, info, applyEdits));
+  if (conf) {
+    state = conf.state;
+    // a link whose W_Q/W_K edits do not fit (mangled, or made for another model): say so
+    linkEditsRejected = conf.edits.rejected;
+    renderLinkNotice();
   }
   await retranslate({ keepStep: true });
   if (!cur) {
@@ -799,5 +642,7 @@ async function boot() {
   if (params.has("debug")) window.attnscope = { engine, get state() { return state; } };
 }
 
-boot();
+// ?embed=1: one panel for an <iframe> (embed.js); otherwise the whole lab
+if (params.get("embed") === "1") startEmbed(params);
+else boot();
 registerServiceWorker();

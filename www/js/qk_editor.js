@@ -8,7 +8,7 @@
 
 import { divRGBA, ROLE } from "./colors.js";
 import { el, fmt, sizeCanvas, setText, setLiveText, paintCells, watchVisibility } from "./dom.js";
-import { t } from "./i18n.js";
+import { t as defaultT } from "./i18n.js";
 
 const MATRICES = ["q", "k"];
 
@@ -63,9 +63,9 @@ class MatrixGrid {
 
   texts(ctx) {
     const name = this.matrix === "q" ? "W_Q" : "W_K";
-    this.title.textContent = t(this.matrix === "q" ? "qk.titleQ" : "qk.titleK", { dk: this.rows, d: this.cols });
-    this.canvas.setAttribute("aria-label", t("qk.sliderLabel", { name, ...ctx }));
-    this.help.textContent = t("qk.keys");
+    this.title.textContent = this.editor.t(this.matrix === "q" ? "qk.titleQ" : "qk.titleK", { dk: this.rows, d: this.cols });
+    this.canvas.setAttribute("aria-label", this.editor.t("qk.sliderLabel", { name, ...ctx }));
+    this.help.textContent = this.editor.t("qk.keys");
     this.updateAria();
   }
 
@@ -74,7 +74,7 @@ class MatrixGrid {
     const { r, c } = this.active;
     const v = this.values ? this.values[r * this.cols + c] : 0;
     this.canvas.setAttribute("aria-valuenow", v.toFixed(4));
-    const text = t("qk.cell", { r: r + 1, c: c + 1, rows: this.rows, cols: this.cols, v: fmt(v, 3) });
+    const text = this.editor.t("qk.cell", { r: r + 1, c: c + 1, rows: this.rows, cols: this.cols, v: fmt(v, 3) });
     this.canvas.setAttribute("aria-valuetext", text);
     setLiveText(this.readout, `${this.matrix === "q" ? "W_Q" : "W_K"}[${r + 1}, ${c + 1}] = ${fmt(v, 3)}`, live);
   }
@@ -108,7 +108,7 @@ class MatrixGrid {
     g.strokeStyle = "#9a9aa5";
     g.strokeRect(0.5, 0.5, L.w - 1, L.h - 1);
     const { r, c } = this.active;
-    const focused = document.activeElement === this.canvas || this.drag;
+    const focused = this.canvas.matches(":focus") || this.drag;
     g.strokeStyle = focused ? "#111118" : ROLE[this.matrix === "q" ? "query" : "key"];
     g.lineWidth = 2;
     g.strokeRect(1 + c * cell - 1, 1 + r * cellH - 1, cell + 2, cellH + 2);
@@ -198,8 +198,9 @@ class MatrixGrid {
 
 /** Both blocks of the selected head plus the presets. */
 export class QKEditor {
-  constructor(container, { onEdit, onIdentity, onReset, onInput }) {
+  constructor(container, { onEdit, onIdentity, onReset, onInput, t }) {
     this.onEdit = onEdit;
+    this.t = t || defaultT;
     this.onInput = onInput || (() => {});
     this.root = el("div", "qk");
     this.head = el("p", "qk-context");
@@ -250,15 +251,15 @@ export class QKEditor {
   }
 
   texts(editCount) {
-    this.head.textContent = t("qk.context", this.ctx);
-    this.identityBtn.textContent = t("qk.identity");
-    this.resetBtn.textContent = t("qk.reset");
+    this.head.textContent = this.t("qk.context", this.ctx);
+    this.identityBtn.textContent = this.t("qk.identity");
+    this.resetBtn.textContent = this.t("qk.reset");
     this.setEditCount(editCount);
     for (const m of MATRICES) this.grids[m].texts(this.ctx);
   }
 
   setEditCount(n) {
-    setText(this.edits, n > 0 ? t("qk.edits", { n }) : t("qk.noEdits"));
+    setText(this.edits, n > 0 ? this.t("qk.edits", { n }) : this.t("qk.noEdits"));
   }
 
   draw() {

@@ -20,7 +20,8 @@ export const ORDER_PAIR = ["the brother carried the sister", "the sister carried
  * Every field: `key` in the state object, `param` in the URL, `type`, `def` (default).
  * Types: "string"; "enum" (one of `values`); "index" (integer >= 0, 1-based in the URL);
  * "index?" (same, or null = "pick for me"); "count?" (integer >= 1 or null = the model's own);
- * "bool" (0/1 in the URL).
+ * "bool" (0/1 in the URL); "edits" (the W_Q/W_K edits, encoded by edits.js; checked, and a
+ * notice shown, when they are applied to the model).
  */
 export const FIELDS = [
   { key: "sentence", param: "s", type: "string", def: SEED_SENTENCE },
@@ -38,6 +39,7 @@ export const FIELDS = [
   { key: "tables", param: "tables", type: "bool", def: false },
   { key: "pair", param: "pair", type: "bool", def: false },
   { key: "lang", param: "lang", type: "enum", values: ["", "en", "ko"], def: "" }, // "" = browser
+  { key: "edits", param: "qk", type: "edits", def: "" }, // "" = the trained weights
 ];
 
 const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
@@ -53,6 +55,8 @@ function parseValue(f, raw) {
   switch (f.type) {
     case "string":
       return raw.slice(0, 5000);
+    case "edits":
+      return raw.slice(0, 200000);
     case "enum":
       return f.values.includes(raw) ? raw : undefined;
     case "bool":

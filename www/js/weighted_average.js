@@ -6,11 +6,12 @@
 
 import { ROLE, ROLE_TEXT, GRID, seqColor } from "./colors.js";
 import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD } from "./dom.js";
-import { t } from "./i18n.js";
+import { t as defaultT } from "./i18n.js";
 
 export class WeightedAverage {
-  constructor(container, { onSelectQuery }) {
+  constructor(container, { onSelectQuery, t }) {
     this.onSelectQuery = onSelectQuery;
+    this.t = t || defaultT;
     this.root = el("div", "wavg");
     const top = el("div", "wavg-top");
     const id = `wavg-q-${Math.random().toString(36).slice(2, 8)}`;
@@ -67,7 +68,7 @@ export class WeightedAverage {
 
   renderControls(live = false) {
     const d = this.data;
-    setText(this.qLabel, t("wavg.query"));
+    setText(this.qLabel, this.t("wavg.query"));
     const opts = d.queryTokens.map((s, i) => `${i + 1}. ${s}`);
     const same = this.qSelect.options.length === opts.length && opts.every((s, i) => this.qSelect.options[i].textContent === s);
     if (!same) this.qSelect.replaceChildren(...opts.map((s, i) => el("option", "", { value: i }, s)));
@@ -91,8 +92,8 @@ export class WeightedAverage {
     const order = Array.from(w.keys()).sort((a, b) => w[b] - w[a]);
     const top = order.slice(0, 3).map((j) => `${fmt(w[j], 2)} · v(${d.keyTokens[j]})`);
     const rest = order.length - 3;
-    setLiveText(this.terms, `= ${top.join(" + ")}${rest > 0 ? ` + … ${t("wavg.more", { n: rest })}` : ""}`, live);
-    setAttr(this.canvas, "aria-label", t("wavg.canvas", { query: q }));
+    setLiveText(this.terms, `= ${top.join(" + ")}${rest > 0 ? ` + … ${this.t("wavg.more", { n: rest })}` : ""}`, live);
+    setAttr(this.canvas, "aria-label", this.t("wavg.canvas", { query: q }));
   }
 
   /** Repaint; during a drag (`live`) only when in view. */
@@ -140,12 +141,12 @@ export class WeightedAverage {
     g.textBaseline = "middle";
     g.textAlign = "left";
     g.fillStyle = ROLE_TEXT.key;
-    g.fillText(fitText(g, t("wavg.colKey"), labelW), 0, headH / 2);
+    g.fillText(fitText(g, this.t("wavg.colKey"), labelW), 0, headH / 2);
     g.fillStyle = ROLE_TEXT.weight;
-    g.fillText(fitText(g, t("wavg.colWeight"), weightW), xw, headH / 2);
+    g.fillText(fitText(g, this.t("wavg.colWeight"), weightW), xw, headH / 2);
     g.fillStyle = ROLE_TEXT.value;
-    g.fillText(fitText(g, t("wavg.colValue"), stripW), xv, headH / 2);
-    g.fillText(fitText(g, t("wavg.colTerm"), stripW), xc, headH / 2);
+    g.fillText(fitText(g, this.t("wavg.colValue"), stripW), xv, headH / 2);
+    g.fillText(fitText(g, this.t("wavg.colTerm"), stripW), xc, headH / 2);
 
     const bar = dk > 0 ? stripW / dk : stripW;
     // bars on one scale: `range` is half a row's height; a taller strip (rows > 1) has room
@@ -193,7 +194,7 @@ export class WeightedAverage {
     g.font = FONT_BOLD;
     g.textAlign = "right";
     g.fillStyle = ROLE_TEXT.output;
-    g.fillText(fitText(g, t("wavg.sumRow"), xc - gap - 4), xc - gap, ys + (SUM_ROWS * rowH) / 2);
+    g.fillText(fitText(g, this.t("wavg.sumRow"), xc - gap - 4), xc - gap, ys + (SUM_ROWS * rowH) / 2);
     g.textAlign = "left";
     strip(xc, ys, out, 1, tRange, ROLE.output, SUM_ROWS);
   }
@@ -204,14 +205,14 @@ export class WeightedAverage {
     const T = d.keyTokens.length;
     const dk = d.v.cols;
     const q = d.queryTokens[d.query];
-    const shape = `${T}x${dk}|${d.keyTokens.join("\u0001")}|${t("wavg.colKey")}`;
-    const label = t("wavg.table", { query: q, label: d.label });
+    const shape = `${T}x${dk}|${d.keyTokens.join("\u0001")}|${this.t("wavg.colKey")}`;
+    const label = this.t("wavg.table", { query: q, label: d.label });
     if (shape !== this.tableShape) {
       this.tableShape = shape;
       const head = el("thead");
       const hr = el("tr");
-      hr.append(el("th", "", { scope: "col" }, t("wavg.colKey")), el("th", "", { scope: "col" }, t("wavg.colWeight")));
-      for (let k = 0; k < dk; k++) hr.append(el("th", "", { scope: "col" }, `${t("wavg.dim")} ${k + 1}`));
+      hr.append(el("th", "", { scope: "col" }, this.t("wavg.colKey")), el("th", "", { scope: "col" }, this.t("wavg.colWeight")));
+      for (let k = 0; k < dk; k++) hr.append(el("th", "", { scope: "col" }, `${this.t("wavg.dim")} ${k + 1}`));
       head.append(hr);
       const body = el("tbody");
       for (let j = 0; j < T; j++) {
@@ -221,7 +222,7 @@ export class WeightedAverage {
         body.append(tr);
       }
       const sum = el("tr", "sum", { "data-kind": "output" });
-      sum.append(el("th", "", { scope: "row" }, t("wavg.sumRow")), el("td", "weight"));
+      sum.append(el("th", "", { scope: "row" }, this.t("wavg.sumRow")), el("td", "weight"));
       for (let k = 0; k < dk; k++) sum.append(el("td"));
       body.append(sum);
       this.table.replaceChildren(el("caption"), head, body);

@@ -1,0 +1,331 @@
+// What the lab (main.js) and the embeddable panels (panel.js) have in common: the engine steps
+// behind a view (translate, run after a W_Q/W_K edit, presets) and what each view shows,
+// derived from a run and the page state. No DOM here: the callers own their elements.
+//
+// A run is `cur = {src, tr (translate() result), trace, decoderTokens, decoderStale?}`; the
+// word-order pair is `[{sentence, tokens, trace}, ...]`. `t` is the caller's translator.
+
+import * as S from "./state.js";
+import { fmt } from "./dom.js";
+
+export function layersOf(info, stack) {
+  return stack === "encoder" ? info.encoderLayers : info.decoderLayers;
+}
+
+export function attentionOf(trace, stack, layer) {
+  if (stack === "encoder") return trace.encoder.layers[layer].self_attn.sublayer;
+  const l = trace.decoder.layers[layer];
+  return stack === "decoder_self" ? l.self_attn.sublayer : l.cross_attn.sublayer;
+}
+
+export function tokensOf(cur, stack) {
+  const src = cur.src.tokens;
+  const dec = cur.decoderTokens;
+  if (stack === "encoder") return { rows: src, cols: src };
+  if (stack === "decoder_self") return { rows: dec, cols: dec };
+  return { rows: dec, cols: src };
+}
+
+/** The selected query row (the last token unless one was picked). */
+export function queryRow(state, nrows) {
+  const q = state.query ?? nrows - 1;
+  return Math.max(0, Math.min(nrows - 1, q));
+}
+
+export function heatmapLabel(t, stack, layer, head) {
+  return t("label.heatmap", { stack: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 });
+}
+
+/** Heads per attention in the current run. */
+export function headsOf(cur, state, info) {
+  return cur?.trace.heads ?? state.heads ?? info?.nhead ?? 1;
+}
+
+/** The engine's run options for a state patch. */
+export function engineOptions(patch, info) {
+  const o = {};
+  if ("causalDecoder" in patch) o.causalDecoder = patch.causalDecoder;
+  if ("causalEncoder" in patch) o.causalEncoder = patch.causalEncoder;
+  if ("scale" in patch) o.scale = patch.scale;
+  if ("positional" in patch) o.positional = patch.positional;
+  if ("heads" in patch) o.heads = patch.heads ?? info.nhead;
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine steps
+
+/**
+ * Set the engine up from a state after it loaded: options (an unusable head count falls back to
+ * the trained one), then the W_Q/W_K edits of `state.edits`. Returns `{state, edits}` with
+ * `edits = {applied, rejected}` (see edits.js); throws only when the options cannot be set at all.
+ */
+export function configure(engine, state, info, applyEdits) {
+  let s = S.clampToModel(state, info);
+  const opts = engineOptions({ causalDecoder: s.causalDecoder, causalEncoder: s.causalEncoder, scale: s.scale, positional: s.positional, heads: s.heads }, info);
+  try {
+    engine.setOptions(opts);
+  } catch (e) {
+    if (engine.broken) throw e;
+    s = S.update(s, { heads: null });
+    engine.setOptions({ ...opts, heads: info.nhead });
+  }
+  const edits = applyEdits(engine, s.edits, info);
+  return { state: s, edits };
+}
+
+/**
+ * Tokenise and translate `sentence` (and the word-order pair when `withPair`). Returns
+ * `{cur, pair}`; throws the engine's error, after putting `lastGood` back into the engine when
+ * it can (the last good sentence's run is then `error.cur`; the pair, if made, `error.pair`).
+ */
+export function translateRun(engine, sentence, { withPair = false, lastGood = null, cur = null } = {}) {
+  let pair = null;
+  try {
+    if (withPair) {
+      pair = S.ORDER_PAIR.map((s) => {
+        const src = engine.setSource(s);
+        return { sentence: s, tokens: src.tokens, trace: engine.run().trace };
+      });
+    }
+    const src = engine.setSource(sentence);
+    const tr = engine.translate();
+    return { cur: { src, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens }, pair };
+  } catch (e) {
+    e.pair = pair;
+    // a panic: the engine restarts on the next input; the panels keep the last results
+    if (!engine.broken && lastGood !== null) {
+      // the engine may hold a pair sentence now: put the last good sentence back
+      try {
+        engine.setSource(lastGood);
+        const tr = engine.translate();
+        e.cur = { ...cur, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens };
+      } catch {
+        /* the caller shows the first error */
+      }
+    }
+    throw e;
+  }
+}
+
+/**
+ * Send the edited blocks of one head (`pending`: Map matrix -> values) and run the model once.
+ * When an encoder head is edited only the encoder runs (nothing needing the decoder is live);
+ * `cur.decoderStale` then says the decoder half of `cur.trace` is old (see syncDecoder).
+ */
+export function runBlocks(engine, cur, { stack, layer, head }, pending) {
+  for (const [m, values] of pending) engine.setBlock(stack, layer, head, m, values);
+  if (stack === "encoder" && engine.canRunEncoder) {
+    const out = engine.runEncoder();
+    cur.trace = { ...cur.trace, heads: out.heads, encoder: out.encoder };
+    cur.decoderStale = true;
+  } else {
+    cur.trace = engine.run().trace;
+    cur.decoderStale = false;
+  }
+}
+
+/** After encoder-only runs: run the whole model once so that the decoder views are current. */
+export function syncDecoder(engine, cur) {
+  if (cur?.decoderStale && engine && !engine.broken) {
+    const out = engine.run();
+    cur.trace = out.trace;
+    cur.decoderStale = false;
+  }
+}
+
+function identity(rows, cols) {
+  const a = new Float32Array(rows * cols);
+  for (let i = 0; i < Math.min(rows, cols); i++) a[i * cols + i] = 1;
+  return a;
+}
+
+/** The identity preset: W_Q = W_K = I for the selected head. */
+export function setIdentity(engine, { stack, layer, head }, info, heads) {
+  const dk = info.dModel / heads;
+  engine.setBlock(stack, layer, head, "q", identity(dk, info.dModel));
+  engine.setBlock(stack, layer, head, "k", identity(dk, info.dModel));
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the views show
+
+/** The main heatmap's data (Heatmap.setData). */
+export function heatmapData(cur, state, t) {
+  const { stack, layer, head } = state;
+  const h = attentionOf(cur.trace, stack, layer).heads[head];
+  const { rows, cols } = tokensOf(cur, stack);
+  const label = heatmapLabel(t, stack, layer, head);
+  return {
+    weights: h.weights,
+    scores: h.scores,
+    logits: h.logits,
+    rows,
+    cols,
+    selectedRow: queryRow(state, rows.length),
+    label,
+    show: state.show,
+    diagonal: stack !== "decoder_cross",
+  };
+}
+
+/** The heatmap's title: its label, and what colours it when not the weights. */
+export function heatmapTitle(state, label, t) {
+  return state.show === "weights" ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
+}
+
+/** The all-heads grid's data (HeadGrid.setData). */
+export function gridData(cur, state, info) {
+  const L = layersOf(info, state.stack);
+  const layers = [];
+  for (let l = 0; l < L; l++) layers.push(attentionOf(cur.trace, state.stack, l).heads.map((x) => x.weights));
+  return { layers, selected: { layer: state.layer, head: state.head } };
+}
+
+/** How peaked the rows are: the mean of each row's largest weight (1 = one token takes all). */
+export function peakText(weights, t) {
+  const W = weights;
+  let sum = 0;
+  for (let r = 0; r < W.rows; r++) {
+    let m = 0;
+    for (let c = 0; c < W.cols; c++) m = Math.max(m, W.data[r * W.cols + c]);
+    sum += m;
+  }
+  return t("attn.peak", { p: fmt(sum / W.rows, 2) });
+}
+
+/** The legend under the heatmap: `{kind: "seq"|"div", text}`. */
+export function legendOf(cur, state, t) {
+  if (state.show === "weights") return { kind: "seq", text: t("legend.weights") };
+  const h = attentionOf(cur.trace, state.stack, state.layer).heads[state.head];
+  const m = state.show === "scores" ? h.scores : h.logits;
+  let r = 0;
+  for (const v of m.data) if (Number.isFinite(v)) r = Math.max(r, Math.abs(v));
+  return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) }) };
+}
+
+/** The weighted-average panel's data (WeightedAverage.setData). */
+export function averageData(cur, state, t) {
+  const { stack, layer, head } = state;
+  const h = attentionOf(cur.trace, stack, layer).heads[head];
+  const { rows, cols } = tokensOf(cur, stack);
+  return {
+    queryTokens: rows,
+    keyTokens: cols,
+    query: queryRow(state, rows.length),
+    weights: h.weights,
+    v: h.v,
+    output: h.output,
+    label: heatmapLabel(t, stack, layer, head),
+  };
+}
+
+/**
+ * The W_Q/W_K editor's data (QKEditor.setData). One colour scale per head, taken from the
+ * trained weights, so that edits never re-colour the rest (`ranges` caches it per head).
+ * Throws the engine's error.
+ */
+export function qkData(engine, state, heads, ranges, t) {
+  const { stack, layer, head } = state;
+  const q = engine.block(stack, layer, head, "q");
+  const k = engine.block(stack, layer, head, "k");
+  const key = `${heads}/${stack}/${layer}/${head}`;
+  if (!ranges.has(key)) {
+    let r = 0.05;
+    try {
+      for (const x of engine.trained(stack, layer, head, "q")) r = Math.max(r, Math.abs(x));
+      for (const x of engine.trained(stack, layer, head, "k")) r = Math.max(r, Math.abs(x));
+      ranges.set(key, r);
+    } catch {
+      /* trained values unknown: the editor takes the blocks' own range */
+    }
+  }
+  return {
+    q,
+    k,
+    range: ranges.get(key),
+    ctx: { stackName: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 },
+    editCount: engine.edits.size,
+  };
+}
+
+/** The decoding panel's data (Decoding.setData), or null when nothing was decoded. */
+export function decodingData(cur, state, info) {
+  const steps = cur.tr.steps;
+  if (!steps.length) return null;
+  return {
+    steps,
+    srcTokens: cur.src.tokens,
+    step: Math.min(state.step, steps.length - 1),
+    layer: Math.min(state.layer, info.decoderLayers - 1),
+    head: state.head,
+  };
+}
+
+/** Token positions of B matching A's tokens (first unused occurrence): the reordering. */
+function matchTokens(a, b) {
+  const used = new Set();
+  return a.map((tok) => {
+    const j = b.findIndex((x, k) => x === tok && !used.has(k));
+    used.add(j);
+    return j;
+  });
+}
+
+/**
+ * The word-order experiment: both encoder maps of the selected layer and head, whether they are
+ * the same once B's words are put in A's order, and the head where word order matters most.
+ * Returns {maps: [Heatmap data x2], verdict: {same, text}, best: {layer, head, text, button}|null}.
+ */
+export function pairData(pair, state, info, t) {
+  const layer = Math.min(state.layer, info.encoderLayers - 1);
+  const head = state.head;
+  const ws = pair.map((p) => p.trace.encoder.layers[layer].self_attn.sublayer.heads[head].weights);
+  const maps = pair.map((p, i) => ({
+    weights: ws[i],
+    rows: p.tokens,
+    cols: p.tokens,
+    selectedRow: null,
+    label: t("label.pair", { stack: t("stackName.encoder"), layer: layer + 1, head: head + 1, sentence: p.sentence }),
+    show: "weights",
+    title: `“${p.sentence}”`,
+  }));
+  const pi = matchTokens(pair[0].tokens, pair[1].tokens);
+  const compare = (wa, wb) => {
+    if (!pi.every((j) => j >= 0) || wa.rows !== wb.rows) return NaN;
+    const n = wa.cols;
+    let d = 0;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d = Math.max(d, Math.abs(wa.data[i * n + j] - wb.data[pi[i] * n + pi[j]]));
+    return d;
+  };
+  const diff = compare(ws[0], ws[1]);
+  const same = diff < 1e-6;
+  const fmtD = (d) => (Number.isNaN(d) ? "?" : d < 1e-3 ? d.toExponential(1) : fmt(d, 3));
+  const verdict = { same, text: t(same ? "order.same" : "order.differ", { d: fmtD(diff), pe: t(state.positional ? "order.peOn" : "order.peOff") }) };
+  let best = null;
+  pair[0].trace.encoder.layers.forEach((l, li) =>
+    l.self_attn.sublayer.heads.forEach((h, hi) => {
+      const d = compare(h.weights, pair[1].trace.encoder.layers[li].self_attn.sublayer.heads[hi].weights);
+      if (!best || d > best.d) best = { layer: li, head: hi, d };
+    }),
+  );
+  const showBest = state.positional && best && best.d > 1e-3 && (best.layer !== layer || best.head !== head);
+  return {
+    maps,
+    verdict,
+    best: showBest
+      ? {
+          layer: best.layer,
+          head: best.head,
+          text: t("order.most", { layer: best.layer + 1, head: best.head + 1, d: fmtD(best.d) }),
+          button: t("order.mostShow", { layer: best.layer + 1, head: best.head + 1 }),
+        }
+      : null,
+  };
+}
+
+/** The current map of the main heatmap, for export (export.js). */
+export function exportMap(cur, state, t) {
+  const d = heatmapData(cur, state, t);
+  return { stack: state.stack, layer: state.layer, head: state.head, rows: d.rows, cols: d.cols, weights: d.weights, label: d.label, sentence: state.sentence };
+}

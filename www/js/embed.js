@@ -1,0 +1,69 @@
+// Embed mode (index.html?embed=1): one panel for an <iframe>, none of the rest of the lab.
+//
+//   <iframe sandbox="allow-scripts" src="https://HOST/index.html?embed=1&panel=qk&controls=layer,head&s=...">
+//
+// `panel` = heatmap | weighted | decoding | qk | order; `controls` = a comma-separated list
+// (panel.js CONTROLS; none named = the panel's defaults, `controls=` = none). Every other
+// parameter is the lab's own (state.js, edits.js), so a lab link plus embed=1 embeds that view.
+//
+// A sandboxed iframe without allow-same-origin has an opaque origin: no storage, clipboard or
+// service worker, and history may refuse to change the URL; every such call is guarded. The page
+// posts its height to the parent whenever it changes: {type: "attnscope:size", height} (the
+// parent's five-line listener is in share.js RESIZE_SNIPPET and examples/course-notes.js).
+
+import * as S from "./state.js";
+import { mountPanel } from "./panel.js";
+import { translate } from "./i18n.js";
+import { el } from "./dom.js";
+
+function replaceURL(state) {
+  try {
+    history.replaceState(null, "", `${location.pathname}${S.toQuery(state, location.search)}${location.hash}`);
+  } catch {
+    /* an opaque origin may not rewrite its URL: the panel works the same */
+  }
+}
+
+/** Post the document's height to the parent frame whenever it changes. */
+function postSize() {
+  if (window.parent === window) return;
+  let last = -1;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    try {
+      window.parent.postMessage({ type: "attnscope:size", height }, "*");
+    } catch {
+      /* no parent to tell */
+    }
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
+
+export function startEmbed(params) {
+  document.documentElement.classList.add("embed");
+  const root = el("main", "embed-root");
+  document.body.replaceChildren(root);
+  const state = S.fromQuery(location.search);
+  let urlTimer = 0;
+  const panel = mountPanel(root, {
+    state,
+    panel: params.get("panel"),
+    controls: params.get("controls"),
+    // a sandboxed frame (opaque origin) may not open windows: no "open in the lab" link there
+    linkOut: self.origin !== "null",
+    onState: (s) => {
+      clearTimeout(urlTimer);
+      urlTimer = setTimeout(() => replaceURL(s), 150);
+    },
+    onReady: () => {
+      document.body.dataset.ready = "1";
+    },
+  });
+  document.documentElement.lang = panel.lang;
+  document.title = `${translate(panel.lang, `panel.${panel.panel}`)} · attnscope`;
+  postSize();
+  return panel;
+}
