@@ -5,8 +5,8 @@
 //! File: a `.safetensors` with `vectors` I8 `(N, dim)`, `scales` F32 `(N)` (the vector of row
 //! `i` is `vectors[i] * scales[i]`) and `__metadata__["attnscope_vectors"]` =
 //! `{"format": 1, "dim": dim, "words": ..., "source": ..., "license": ...}`, where `words` lists
-//! the N words in row order, either as a JSON array or as one string with a word per line (three
-//! bytes a word smaller). `scales` may also be F16 or BF16.
+//! the N words in row order, either as a JSON array or as one string of words separated by
+//! single spaces (three bytes a word smaller). `scales` may also be F16 or BF16.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -22,14 +22,14 @@ use crate::Result;
 #[serde(untagged)]
 enum WordList {
     Array(Vec<String>),
-    Lines(String),
+    Spaced(String),
 }
 
 impl WordList {
     fn into_vec(self) -> Vec<String> {
         match self {
             WordList::Array(words) => words,
-            WordList::Lines(text) => text.split('\n').map(String::from).collect(),
+            WordList::Spaced(text) => text.split(' ').map(String::from).collect(),
         }
     }
 }
