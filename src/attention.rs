@@ -27,25 +27,31 @@ use crate::trace::{AttentionTrace, HeadTrace, Mat};
 /// (see module docs). A NaN anywhere in a row makes the whole row NaN: it is never mistaken
 /// for a masked row, and [`crate::Model`] reports it as an error.
 pub fn softmax_rows(x: &DMatrix<f32>) -> DMatrix<f32> {
-    let mut y = x.clone();
-    for mut row in y.row_iter_mut() {
-        if row.iter().any(|v| v.is_nan()) {
+    // Storage is column-major: work on the transpose, where each row is one contiguous column.
+    let mut t = x.transpose(); // (n, m): column i = row i of x
+    for mut col in t.column_iter_mut() {
+        let row = col.as_mut_slice();
+        let mut max = f32::NEG_INFINITY;
+        let mut nan = false;
+        for &v in row.iter() {
+            nan |= v.is_nan();
+            max = max.max(v);
+        }
+        if nan {
             row.fill(f32::NAN);
-            continue;
+        } else if max == f32::NEG_INFINITY {
+            row.fill(0.0); // every key masked
+        } else {
+            let mut sum = 0.0;
+            for v in row.iter_mut() {
+                *v = libm::expf(*v - max);
+                sum += *v;
+            }
+            let inv = 1.0 / sum;
+            row.iter_mut().for_each(|v| *v *= inv);
         }
-        if row.iter().all(|&v| v == f32::NEG_INFINITY) {
-            row.fill(0.0);
-            continue;
-        }
-        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0;
-        for v in row.iter_mut() {
-            *v = libm::expf(*v - max);
-            sum += *v;
-        }
-        row /= sum;
     }
-    y
+    t.transpose()
 }
 
 /// One head of scaled dot-product attention, every step kept.

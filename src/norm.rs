@@ -20,17 +20,19 @@ pub struct LayerNorm {
 impl LayerNorm {
     /// `(n, d) -> (n, d)`
     pub fn forward(&self, x: &DMatrix<f32>) -> DMatrix<f32> {
-        let d = x.ncols() as f32;
-        let mut y = x.clone();
-        for mut row in y.row_iter_mut() {
-            let mean = row.sum() / d;
-            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d;
+        let d = x.ncols();
+        // Column-major storage: the transpose makes each token's row contiguous.
+        let mut t = x.transpose(); // (d, n)
+        for mut col in t.column_iter_mut() {
+            let row = col.as_mut_slice();
+            let mean = row.iter().sum::<f32>() / d as f32;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d as f32;
             let inv = 1.0 / libm::sqrtf(var + self.eps);
             for (j, v) in row.iter_mut().enumerate() {
                 *v = (*v - mean) * inv * self.gamma[j] + self.beta[j];
             }
         }
-        y
+        t.transpose()
     }
 }
 
