@@ -146,7 +146,8 @@ test("embed mode in a sandboxed iframe shows only the chosen panel and controls,
   await page.locator("iframe").evaluate((f, h) => {
     f.style.height = `${h}px`;
   }, contentH);
-  expect(await inner.evaluate(() => document.documentElement.scrollHeight <= innerHeight)).toBe(true);
+  // (the iframe's layout follows the new height on its next frame: poll, don't race it)
+  await expect.poll(() => inner.evaluate(() => document.documentElement.scrollHeight <= innerHeight)).toBe(true);
   await shot(page, testInfo, "embed-weighted");
   expectClean(watch);
 });

@@ -8,8 +8,9 @@
 //
 // A sandboxed iframe without allow-same-origin has an opaque origin: no storage, clipboard or
 // service worker, and history may refuse to change the URL; every such call is guarded. The page
-// posts its height to the parent whenever it changes: {type: "attnscope:size", height} (the
-// parent's five-line listener is in share.js RESIZE_SNIPPET and examples/course-notes.js).
+// posts its height to the parent whenever it changes, and when the parent asks with
+// {type: "attnscope:size?"}: {type: "attnscope:size", height} (the parent's listener is in
+// share.js RESIZE_SNIPPET and examples/course-notes.js).
 
 import * as S from "./state.js";
 import { mountPanel } from "./panel.js";
@@ -39,6 +40,13 @@ function postSize() {
     }
   };
   new ResizeObserver(send).observe(document.documentElement);
+  // The parent may ask (its listener can start after our first message): answer every time.
+  addEventListener("message", (e) => {
+    if (e.source === window.parent && e.data?.type === "attnscope:size?") {
+      last = -1;
+      send();
+    }
+  });
   send();
 }
 

@@ -9,12 +9,13 @@ import { pageHref } from "./runtime.js";
 import { PANELS, CONTROLS, STATE_ATTRS, parseControls } from "./panel.js";
 import { el } from "./dom.js";
 
-/** The parent page's listener that sizes attnscope iframes to their content (five lines). */
+/** The parent page's listener that sizes attnscope iframes to their content (six lines). */
 export const RESIZE_SNIPPET = `addEventListener("message", (e) => {
   const h = e.data?.type === "attnscope:size" && Number(e.data.height);
   for (const f of document.querySelectorAll("iframe"))
     if (h > 0 && h < 20000 && f.contentWindow === e.source) Object.assign(f.style, { boxSizing: "content-box", height: \`\${Math.ceil(h)}px\` });
-});`;
+});
+for (const f of document.querySelectorAll("iframe")) f.contentWindow?.postMessage({ type: "attnscope:size?" }, "*");`;
 
 // a first height for the iframe, before it tells its own
 const FRAME_HEIGHT = { heatmap: 640, weighted: 620, decoding: 680, qk: 980, order: 720 };
