@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""Train the attnscope demo model (English -> Korean) and export it as www/models/en-ko.safetensors.
+
+Data: train/out/{train,dev}.tsv and tests/data/en-ko-test.tsv, written by train/corpus.py.
+Model: attnscope_model.Seq2Seq (nn.Transformer, post-LN, d_model 64, 4 heads, 2 + 2 layers,
+FFN 256, sinusoidal positions, embeddings scaled by sqrt(d_model)).
+Training: Adam with linear warmup and inverse-square-root decay, label smoothing 0.1, teacher
+forcing with the causal mask, batches of 64 sentences of similar length, dropout 0.1, CPU, one
+thread, seeded.  Every --eval-every steps the weights are rounded to float16 and the dev set is
+decoded greedily; training stops when the dev exact match reaches --target or after --minutes.
+The exported file holds float16 weights; all accuracies reported here are measured on the
+float16-rounded weights.
+
+Usage:
+    python train/train.py                 # train, evaluate, export
+    python train/train.py --analyze-only  # reload train/out/model.pt, evaluate and export again
+"""
+import argparse
+import copy
+import json
+import os
+import random
+import sys
+import time
+
+import torch
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import attnscope_model  # noqa: E402
+from attnscope_model import Seq2Seq  # noqa: E402
+from corpus import GLUE, detokenize_ko, read_tsv, tokenize_en  # noqa: E402
+
+SPECIALS = ["<pad>", "<bos>", "<eos>", "<unk>"]
+PAD, BOS, EOS, UNK = 0, 1, 2, 3
+SEED_EN = "Emma hates games, but she's a great friend"
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+def build_vocab(seqs):
+    count = {}
+    for s in seqs:
+        for t in s:
+            count[t] = count.get(t, 0) + 1
+    return SPECIALS + sorted(count, key=lambda t: (-count[t], t))
+
+
+def load(path, src_index=None, tgt_index=None):
+    rows = read_tsv(path)
+    return [(tokenize_en(en), ko, al, en) for en, ko, al in rows]
+
+
+def encode(data, src_index, tgt_index):
+    out = []
+    for src, ko, al, en in data:
+        s = [src_index.get(t, UNK) for t in src]
+        t = [tgt_index.get(t, UNK) for t in ko]
+        out.append((s, t))
+    return out
+
+
+def batches(encoded, batch_size, rng):
+    """Length-bucketed batches (list of index lists), shuffled."""
+    order = sorted(range(len(encoded)), key=lambda i: (len(encoded[i][0]) + rng.random() * 2, len(encoded[i][1])))
+    bs = [order[i: i + batch_size] for i in range(0, len(order), batch_size)]
+    rng.shuffle(bs)
+    return bs
+
+
+def pad(seqs, value=PAD):
+    n = max(len(s) for s in seqs)
+    return torch.tensor([s + [value] * (n - len(s)) for s in seqs], dtype=torch.long)
+
+
+def causal_mask(t):
+    return torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
+
+
+def encode_src(model, src):
+    src_pad = src == PAD
+    mem = model.transformer.encoder(model.embed(src, "src"), src_key_padding_mask=src_pad)
+    return mem, src_pad
+
+
+def decode_step(model, mem, src_pad, tgt_in):
+    out = model.transformer.decoder(
+        model.embed(tgt_in, "tgt"), mem, tgt_mask=causal_mask(tgt_in.shape[1]),
+        memory_key_padding_mask=src_pad, tgt_is_causal=True,
+    )
+    return model.generator(out)
+
+
+def forward(model, src, tgt_in):
+    """Teacher-forced logits with source padding masked (Seq2Seq.forward has no padding masks;
+    this is the same computation as nn.Transformer.forward with key-padding masks)."""
+    mem, src_pad = encode_src(model, src)
+    return decode_step(model, mem, src_pad, tgt_in)
+
+
+@torch.no_grad()
+def greedy(model, srcs, max_len=60, batch_size=250):
+    """Greedy decoding of a list of source id lists -> list of target id lists (without eos)."""
+    model.eval()
+    outs = [None] * len(srcs)
+    order = sorted(range(len(srcs)), key=lambda i: len(srcs[i]))
+    for b in range(0, len(order), batch_size):
+        idx = order[b: b + batch_size]
+        src = pad([srcs[i] for i in idx])
+        mem, src_pad = encode_src(model, src)
+        ys = torch.full((len(idx), 1), BOS, dtype=torch.long)
+        done = torch.zeros(len(idx), dtype=torch.bool)
+        for _ in range(max_len):
+            logits = decode_step(model, mem, src_pad, ys)
+            nxt = logits[:, -1].argmax(-1)
+            nxt = torch.where(done, torch.full_like(nxt, PAD), nxt)
+            ys = torch.cat([ys, nxt[:, None]], 1)
+            done |= nxt == EOS
+            if done.all():
+                break
+        for k, i in enumerate(idx):
+            seq = []
+            for t in ys[k, 1:].tolist():
+                if t in (EOS, PAD):
+                    break
+                seq.append(t)
+            outs[i] = seq
+    return outs
+
+
+def f16_copy(model):
+    m = copy.deepcopy(model)
+    m.load_state_dict({k: v.half().float() for k, v in model.state_dict().items()})
+    m.eval()
+    return m
+
+
+def exact_match(model, encoded):
+    preds = greedy(model, [s for s, _ in encoded])
+    ok = sum(p == t for p, (_, t) in zip(preds, encoded))
+    return ok / len(encoded), preds
+
+
+def lr_at(step, progress, peak, warmup, hold=0.6, floor=0.05):
+    """Linear warmup over `warmup` steps, constant until `hold` of the run, then linear decay to
+    `floor` * peak.  progress = max(step / total steps, elapsed / time budget), so on a machine fast
+    enough to finish the steps in time the schedule depends on the step count only."""
+    warm = min(1.0, max(step, 1) / warmup)
+    decay = 1.0 if progress < hold else max(floor, (1.0 - progress) / (1.0 - hold))
+    return peak * warm * decay
+
+
+class CrossAttnCapture:
+    """Make a decoder layer's cross-attention return per-head weights and keep them."""
+
+    def __init__(self, mha):
+        self.mha, self.weights = mha, None
+        self.orig = mha.forward
+
+        def fwd(*args, **kw):
+            kw["need_weights"] = True
+            kw["average_attn_weights"] = False
+            out, w = self.orig(*args, **kw)
+            self.weights = w.detach()
+            return out, w
+
+        mha.forward = fwd
+
+    def close(self):
+        del self.mha.forward  # back to the class method
+
+
+@torch.no_grad()
+def cross_attention(model, src_ids, tgt_ids):
+    """Per-layer cross-attention weights (heads, T, S) for teacher-forced [bos] + tgt_ids."""
+    caps = [CrossAttnCapture(layer.multihead_attn) for layer in model.transformer.decoder.layers]
+    try:
+        src = torch.tensor([src_ids])
+        tgt = torch.tensor([[BOS] + tgt_ids])
+        forward(model, src, tgt)
+        return [c.weights[0] for c in caps]
+    finally:
+        for c in caps:
+            c.close()
+
+
+def alignment_agreement(model, data, encoded, n=400):
+    """How often the most-attended source token (last decoder layer, at the step that produces a
+    Korean token) is the gold-aligned English token: per head and for the head average."""
+    heads = model.cfg["nhead"]
+    hits = [0] * (heads + 1)
+    total = 0
+    for (src, ko, al, en), (s, t) in list(zip(data, encoded))[:n]:
+        w = cross_attention(model, s, t)[-1]  # (heads, T+1, S); query k predicts t[k]
+        for k, a in enumerate(al):
+            if a < 0:
+                continue
+            total += 1
+            for h in range(heads):
+                hits[h] += int(w[h, k].argmax().item() == a)
+            hits[heads] += int(w[:, k].mean(0).argmax().item() == a)
+    return [h / max(total, 1) for h in hits], total
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--minutes", type=float, default=19.0, help="wall-clock budget for the training loop")
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--warmup", type=int, default=600)
+    ap.add_argument("--steps", type=int, default=15500, help="planned number of steps (schedule length)")
+    ap.add_argument("--label-smoothing", type=float, default=0.05)
+    ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--eval-every", type=int, default=1500)
+    ap.add_argument("--eval-from", type=int, default=8000, help="first step with a dev evaluation")
+    ap.add_argument("--target", type=float, default=0.99, help="stop when dev exact match (f16) reaches this")
+    ap.add_argument("--data", default=os.path.join(HERE, "out"))
+    ap.add_argument("--test", default=os.path.join(ROOT, "tests", "data", "en-ko-test.tsv"))
+    ap.add_argument("--export", default=os.path.join(ROOT, "www", "models", "en-ko.safetensors"))
+    ap.add_argument("--analyze-only", action="store_true")
+    a = ap.parse_args(argv)
+
+    torch.set_num_threads(1)
+    torch.manual_seed(a.seed)
+    random.seed(a.seed)
+    rng = random.Random(a.seed)
+    t_start = time.time()
+
+    train = load(os.path.join(a.data, "train.tsv"))
+    dev = load(os.path.join(a.data, "dev.tsv"))
+    test = load(a.test)
+    src_vocab = build_vocab(s for s, _, _, _ in train)
+    tgt_vocab = build_vocab(t for _, t, _, _ in train)
+    src_index = {t: i for i, t in enumerate(src_vocab)}
+    tgt_index = {t: i for i, t in enumerate(tgt_vocab)}
+    train_e, dev_e, test_e = (encode(d, src_index, tgt_index) for d in (train, dev, test))
+    log(f"data: train {len(train)}, dev {len(dev)}, test {len(test)}; "
+        f"src vocab {len(src_vocab)}, tgt vocab {len(tgt_vocab)}")
+
+    cfg = {
+        "d_model": 64, "nhead": 4, "num_encoder_layers": 2, "num_decoder_layers": 2,
+        "dim_feedforward": 256, "activation": "relu", "norm_first": False, "layer_norm_eps": 1e-5,
+        "positional": "sinusoidal", "max_len": 64, "scale_embedding": True, "dropout": a.dropout,
+        "src_vocab": src_vocab, "tgt_vocab": tgt_vocab,
+        "specials": {"pad": "<pad>", "bos": "<bos>", "eos": "<eos>", "unk": "<unk>"},
+        "tokenizer": {"lowercase": True, "contractions": True, "glue": GLUE},
+    }
+    model = Seq2Seq(cfg)
+    n_params = sum(p.numel() for p in model.parameters())
+    log(f"model: {n_params} parameters")
+    ckpt = os.path.join(a.data, "model.pt")
+
+    train_seconds = None
+    if not a.analyze_only:
+        opt = torch.optim.Adam(model.parameters(), lr=a.lr, betas=(0.9, 0.98), eps=1e-9)
+        loss_fn = nn.CrossEntropyLoss(ignore_index=PAD, label_smoothing=a.label_smoothing)
+        step, epoch, stop = 0, 0, False
+        budget = a.minutes * 60
+        t0 = time.time()
+        best = (-1.0, None)
+        while not stop:
+            epoch += 1
+            model.train()
+            tot_loss = tot_tok = tot_ok = 0
+            for bi in batches(train_e, a.batch, rng):
+                src = pad([train_e[i][0] for i in bi])
+                tgt = pad([[BOS] + train_e[i][1] + [EOS] for i in bi])
+                tgt_in, tgt_out = tgt[:, :-1], tgt[:, 1:]
+                progress = max((step + 1) / a.steps, (time.time() - t0) / budget)
+                lr = lr_at(step + 1, progress, a.lr, a.warmup)
+                for g in opt.param_groups:
+                    g["lr"] = lr
+                logits = forward(model, src, tgt_in)
+                loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                opt.step()
+                step += 1
+                with torch.no_grad():
+                    mask = tgt_out != PAD
+                    n = int(mask.sum())
+                    tot_loss += loss.item() * n
+                    tot_tok += n
+                    tot_ok += int(((logits.argmax(-1) == tgt_out) & mask).sum())
+                if step % 200 == 0:
+                    log(f"  step {step:6d}  lr {lr:.2e}  loss {tot_loss / tot_tok:.4f}  "
+                        f"token acc {tot_ok / tot_tok:.4f}  {time.time() - t0:6.0f}s")
+                if step >= a.eval_from and (step - a.eval_from) % a.eval_every == 0 or step == a.steps:
+                    em, _ = exact_match(f16_copy(model), dev_e)
+                    model.train()
+                    log(f"  step {step:6d}  dev exact match (f16 weights, greedy) {em:.4f}  {time.time() - t0:6.0f}s")
+                    if em > best[0]:
+                        best = (em, copy.deepcopy(model.state_dict()))
+                    if em >= a.target:
+                        stop = True
+                        break
+                if step >= a.steps or time.time() - t0 > budget:
+                    log("  end of schedule" if step >= a.steps else "  time budget reached")
+                    stop = True
+                    break
+            log(f"epoch {epoch}: steps {step}, train loss {tot_loss / max(tot_tok, 1):.4f}, "
+                f"token acc {tot_ok / max(tot_tok, 1):.4f}, {time.time() - t0:.0f}s")
+        em, _ = exact_match(f16_copy(model), dev_e)
+        if best[1] is not None and best[0] > em:
+            log(f"restoring the best checkpoint (dev {best[0]:.4f} > final {em:.4f})")
+            model.load_state_dict(best[1])
+        train_seconds = time.time() - t0
+        log(f"training loop: {step} steps, {train_seconds:.0f}s")
+        torch.save(model.state_dict(), ckpt)
+    else:
+        model.load_state_dict(torch.load(ckpt))
+        try:  # keep the training time of the run that produced the checkpoint
+            with open(os.path.join(a.data, "summary.json"), encoding="utf-8") as f:
+                train_seconds = json.load(f).get("train_seconds")
+        except (OSError, ValueError):
+            pass
+
+    # ---- evaluation on float16-rounded weights -----------------------------------------------
+    m16 = f16_copy(model)
+    dev_em, _ = exact_match(m16, dev_e)
+    test_em, test_pred = exact_match(m16, test_e)
+    log(f"dev exact match (f16): {dev_em:.4f}")
+    log(f"TEST exact match (f16, greedy, {len(test_e)} held-out sentences): {test_em:.4f}")
+    errors = [(d, p) for d, p, (_, t) in zip(test, test_pred, test_e) if p != t]
+    for (src, ko, al, en), p in errors[:15]:
+        log(f"  ERR {en}\n      gold {' '.join(ko)}\n      got  {' '.join(tgt_vocab[i] for i in p)}")
+    with open(os.path.join(a.data, "test_errors.txt"), "w", encoding="utf-8") as f:
+        for (src, ko, al, en), p in errors:
+            f.write(f"{en}\n  gold {' '.join(ko)}\n  got  {' '.join(tgt_vocab[i] for i in p)}\n")
+
+    # ---- the seed sentence and its cross-attention -------------------------------------------
+    seed_src_tokens = tokenize_en(SEED_EN)
+    seed_src = [src_index.get(t, UNK) for t in seed_src_tokens]
+    seed_out = greedy(m16, [seed_src])[0]
+    seed_ko = [tgt_vocab[i] for i in seed_out]
+    log(f"seed: {SEED_EN}\n  tokens {seed_src_tokens}\n  -> {' '.join(seed_ko)}\n  -> {detokenize_ko(seed_ko)}")
+    expected = "엠마 는 게임 을 싫어하 지만 , 엠마 는 훌륭한 친구 이다 .".split()
+    seed_ok = seed_ko == expected
+    log(f"  seed translation correct: {seed_ok}")
+    ws = cross_attention(m16, seed_src, seed_out)
+    emma_pos = [k for k, t in enumerate(seed_ko) if t == "엠마"]
+    attn_report = {}
+    if len(emma_pos) >= 2:
+        k = emma_pos[1]
+        for label, q in (("producing step (query = token before it)", k), ("as decoder input", k + 1)):
+            log(f"  cross-attention of the second 엠마, last decoder layer, {label}:")
+            log("    head  " + "  ".join(f"{t:>6s}" for t in seed_src_tokens))
+            rows = []
+            for h in range(cfg["nhead"]):
+                row = ws[-1][h, q].tolist()
+                rows.append(row)
+                log(f"    {h:4d}  " + "  ".join(f"{x:6.3f}" for x in row))
+            attn_report[label] = rows
+        she, emma = seed_src_tokens.index("she"), seed_src_tokens.index("emma")
+        best_head = max(range(cfg["nhead"]), key=lambda h: max(attn_report[
+            "producing step (query = token before it)"][h][she], attn_report["producing step (query = token before it)"][h][emma]))
+        row = attn_report["producing step (query = token before it)"][best_head]
+        log(f"  strongest head at the producing step: {best_head} (she {row[she]:.3f}, emma {row[emma]:.3f}); "
+            f">= 0.5: {max(row[she], row[emma]) >= 0.5}")
+
+    agree, n_al = alignment_agreement(m16, test, test_e)
+    log(f"alignment agreement (last layer argmax == gold, {n_al} aligned test tokens): "
+        + ", ".join(f"head {h} {x:.3f}" for h, x in enumerate(agree[:-1])) + f", mean of heads {agree[-1]:.3f}")
+
+    # ---- export --------------------------------------------------------------------------------
+    os.makedirs(os.path.dirname(os.path.abspath(a.export)), exist_ok=True)
+    attnscope_model.export(model, a.export, dtype=torch.float16)
+    os.chmod(a.export, 0o644)
+    size = os.path.getsize(a.export)
+    log(f"exported {a.export}: {size} bytes")
+    summary = {
+        "params": n_params, "train_seconds": train_seconds, "dev_exact_match_f16": dev_em,
+        "test_exact_match_f16": test_em, "seed_output": " ".join(seed_ko), "seed_correct": seed_ok,
+        "seed_cross_attention_last_layer": attn_report, "alignment_agreement": agree,
+        "export_bytes": size, "total_seconds": time.time() - t_start,
+    }
+    with open(os.path.join(a.data, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, ensure_ascii=False, indent=1)
+    assert size <= 1_500_000
+
+
+if __name__ == "__main__":
+    sys.exit(main())
