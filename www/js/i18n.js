@@ -410,12 +410,15 @@ export function getLang() {
   return current;
 }
 
+/** `template` with its `{name}` placeholders filled from `params` (unknown names stay). */
+export function fill(template, params) {
+  return params ? template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : template;
+}
+
 /** The text of `key` in `lang` (falling back to English) with `{name}` placeholders filled. */
 export function translate(lang, key, params) {
-  let s = (TABLES[lang] || en)[key] ?? en[key];
-  if (s === undefined) return key;
-  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return s;
+  const s = (TABLES[lang] || en)[key] ?? en[key];
+  return s === undefined ? key : fill(s, params);
 }
 
 /** The text of `key` in the current language with `{name}` placeholders filled. */

@@ -3,15 +3,15 @@
 // The language is ?lang=ko|en, else the browser's (navigator.language), else English.
 
 import { STRINGS } from "./strings.js";
+import { LANGS, detectLang, fill } from "../i18n.js";
 
-export const LANGS = ["en", "ko"];
+export { LANGS };
 let current = "en";
 
 /** The language the page should start in. */
 export function detect(search, navLang) {
   const q = new URLSearchParams(search).get("lang");
-  if (LANGS.includes(q)) return q;
-  return String(navLang || "").toLowerCase().startsWith("ko") ? "ko" : "en";
+  return LANGS.includes(q) ? q : detectLang(navLang);
 }
 
 export function setLang(lang) {
@@ -39,6 +39,5 @@ export function t(key, vars) {
     }
     return key;
   }
-  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
-  return s;
+  return fill(s, vars);
 }
