@@ -83,15 +83,7 @@ impl WordVectors {
         for (i, w) in words.iter().enumerate() {
             index.entry(w.clone()).or_insert(i);
         }
-        Ok(WordVectors {
-            dim: meta.dim,
-            source: meta.source,
-            license: meta.license,
-            words,
-            index,
-            values,
-            scales,
-        })
+        Ok(WordVectors { dim: meta.dim, source: meta.source, license: meta.license, words, index, values, scales })
     }
 
     /// Number of words.

@@ -16,8 +16,8 @@
 //! ```
 
 use alloc::string::String;
-use core::cell::RefCell;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 

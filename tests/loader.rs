@@ -376,10 +376,17 @@ fn word_vectors_accept_space_separated_words_and_f16_scales() {
     // The compact form of the committed table: words as one spaced string, scales as F16.
     // "cat" = [2, 4] * 0.5 = [1, 2]; "dog" = [-8, 0] * 0.25 = [-2, 0]
     let mut r = BTreeMap::new();
-    r.insert("vectors".to_string(), Raw { dtype: Dtype::I8, shape: vec![2, 2], bytes: [2i8, 4, -8, 0].iter().map(|&v| v as u8).collect() });
+    r.insert(
+        "vectors".to_string(),
+        Raw { dtype: Dtype::I8, shape: vec![2, 2], bytes: [2i8, 4, -8, 0].iter().map(|&v| v as u8).collect() },
+    );
     r.insert(
         "scales".to_string(),
-        Raw { dtype: Dtype::F16, shape: vec![2], bytes: [0.5f32, 0.25].iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect() },
+        Raw {
+            dtype: Dtype::F16,
+            shape: vec![2],
+            bytes: [0.5f32, 0.25].iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect(),
+        },
     );
     let meta = json!({"format": 1, "dim": 2, "words": "cat dog"}).to_string();
     let v = WordVectors::from_safetensors(&serialize_with(&r, Some(("attnscope_vectors", &meta)))).expect("loads");
