@@ -44,7 +44,7 @@ pub fn softmax_rows(x: &DMatrix<f32>) -> DMatrix<f32> {
         } else {
             let mut sum = 0.0;
             for v in row.iter_mut() {
-                *v = libm::expf(*v - max);
+                *v = if *v == f32::NEG_INFINITY { 0.0 } else { exp(*v - max) };
                 sum += *v;
             }
             let inv = 1.0 / sum;
@@ -52,6 +52,16 @@ pub fn softmax_rows(x: &DMatrix<f32>) -> DMatrix<f32> {
         }
     }
     t.transpose()
+}
+
+/// `e^x`: the platform's `expf` with std (fast, correctly rounded to within an ulp), `libm`'s
+/// without.
+#[inline]
+fn exp(x: f32) -> f32 {
+    #[cfg(feature = "std")]
+    return x.exp();
+    #[cfg(not(feature = "std"))]
+    return libm::expf(x);
 }
 
 /// One head of scaled dot-product attention, every step kept.
