@@ -53,6 +53,21 @@ export function watchVisibility(element, onShow) {
   return () => state.visible;
 }
 
+/**
+ * Call `onWidth(width)` whenever `element`'s content width changes to a new non-zero value
+ * (whole pixels): views redraw their canvases at the new size.
+ */
+export function watchWidth(element, onWidth, initial = 0) {
+  let last = initial;
+  new ResizeObserver((entries) => {
+    const w = Math.floor(entries[0].contentRect.width);
+    if (w > 0 && w !== last) {
+      last = w;
+      onWidth(w);
+    }
+  }).observe(element);
+}
+
 /** A fixed-precision number for people: 0.412, -1.05, 12.3. */
 export function fmt(v, digits = 3) {
   if (v === -Infinity) return "−∞";

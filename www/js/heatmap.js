@@ -7,7 +7,7 @@
 // `{rows, cols, data: Float32Array}`.
 
 import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, seqRGBA, divRGBA, seqDark } from "./colors.js";
-import { el, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD } from "./dom.js";
+import { el, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 let hatch = null;
@@ -87,13 +87,10 @@ export class Heatmap {
       this.setCursor(this.cursor, true);
     });
     this.canvas.addEventListener("blur", () => this.draw());
-    new ResizeObserver((entries) => {
-      const w = Math.floor(entries[0].contentRect.width);
-      if (w > 0 && w !== this.width) {
-        this.width = w;
-        this.draw();
-      }
-    }).observe(this.root);
+    watchWidth(this.root, (w) => {
+      this.width = w;
+      this.draw();
+    }, this.width);
     this.isVisible = watchVisibility(this.root, () => this.stale && this.draw());
     this.stale = false;
   }

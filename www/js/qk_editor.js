@@ -7,7 +7,7 @@
 // the change is over); the page coalesces the live calls into one engine run per frame.
 
 import { divRGBA, ROLE } from "./colors.js";
-import { el, fmt, sizeCanvas, setText, setLiveText, paintCells, watchVisibility } from "./dom.js";
+import { el, fmt, sizeCanvas, setText, setLiveText, paintCells, watchVisibility, watchWidth } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 const MATRICES = ["q", "k"];
@@ -217,13 +217,10 @@ export class QKEditor {
     this.grids = { q: new MatrixGrid(grids, "q", this), k: new MatrixGrid(grids, "k", this) };
     this.width = 600;
     this.ctx = null;
-    new ResizeObserver((entries) => {
-      const w = Math.floor(entries[0].contentRect.width);
-      if (w > 0 && w !== this.width) {
-        this.width = w;
-        this.draw();
-      }
-    }).observe(grids);
+    watchWidth(grids, (w) => {
+      this.width = w;
+      this.draw();
+    }, this.width);
     this.stale = false;
     this.isVisible = watchVisibility(grids, () => {
       if (this.stale) {

@@ -5,7 +5,7 @@
 // arithmetic done here is the product w_ij * v_j of each term, which is what the panel shows.
 
 import { ROLE, ROLE_TEXT, GRID, seqColor } from "./colors.js";
-import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD } from "./dom.js";
+import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD, watchWidth } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 export class WeightedAverage {
@@ -33,13 +33,10 @@ export class WeightedAverage {
     this.data = null;
     this.tableTimer = 0;
     this.tableShape = "";
-    new ResizeObserver((entries) => {
-      const w = Math.floor(entries[0].contentRect.width);
-      if (w > 0 && w !== this.width) {
-        this.width = w;
-        this.draw();
-      }
-    }).observe(this.root);
+    watchWidth(this.root, (w) => {
+      this.width = w;
+      this.draw();
+    }, this.width);
     this.isVisible = watchVisibility(this.root, () => this.stale && this.draw());
     this.stale = false;
   }
