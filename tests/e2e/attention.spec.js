@@ -106,3 +106,26 @@ test("changing the number of heads changes the head panels", async ({ page, watc
   await shot(page, testInfo, `heads-${other}`);
   expectClean(watch);
 });
+
+test("a focused heatmap cell reads out its raw score, scaled/masked score and weight", async ({ page, watch }) => {
+  await openApp(page, "?stack=decoder_self&layer=1&head=1");
+  const table = await readTable(page, heatmapName("decoder_self"));
+  const canvas = page.locator("#heatmap-main canvas");
+  const readout = page.locator("#heatmap-main .heatmap-readout");
+  await canvas.focus();
+  // row 1 (first query): Home, then one to the right is key 2, above the diagonal: masked
+  for (let i = 0; i < table.rows.length; i++) await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Home");
+  await expect(readout).toContainText("raw score q·k");
+  await expect(readout).toContainText("weight");
+  await expect(readout).toContainText(`${table.rows[0]} → ${table.cols[0]}`);
+  await page.keyboard.press("ArrowRight");
+  await expect(readout).toContainText("masked (−∞)");
+  await expect(readout).toContainText(`${table.rows[0]} → ${table.cols[1]}`);
+  // below the diagonal: a scaled score and the same weight the table holds (4 decimals)
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Home");
+  await expect(readout).toContainText("scaled/masked");
+  await expect(readout).toContainText(table.values[1][0].toFixed(4));
+  expectClean(watch);
+});
