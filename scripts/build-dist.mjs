@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -132,5 +133,18 @@ ${css}
 `;
 writeFileSync(join(DIST, "attnscope.html"), single);
 
-const kb = (f) => `${Math.round(statSync(join(DIST, f)).size / 1024)} KB`;
-console.log(`build-dist: dist/ ${files.length} files, service worker ${version}; dist/attnscope.html ${kb("attnscope.html")}`);
+// 4. What a reader downloads, by kind (raw and gzipped), for the README's size figures.
+const kb = (n) => `${Math.round(n / 1024)} KB`;
+const weigh = (list) => {
+  const bytes = list.map((f) => readFileSync(join(DIST, f)));
+  const raw = bytes.reduce((a, b) => a + b.length, 0);
+  const gz = bytes.reduce((a, b) => a + gzipSync(b, { level: 9 }).length, 0);
+  return `${kb(raw)} (${kb(gz)} gzipped)`;
+};
+const code = files.filter((f) => /\.(html|js|css)$/.test(f) && !f.startsWith("examples/"));
+console.log(`build-dist: dist/ ${files.length} files, service worker ${version}`);
+console.log(`  pages, JS, CSS and wasm-bindgen glue: ${weigh(code)}`);
+console.log(`  engine pkg/attnscope_bg.wasm:         ${weigh(["pkg/attnscope_bg.wasm"])}`);
+console.log(`  demo model models/en-ko.safetensors:  ${weigh(["models/en-ko.safetensors"])}`);
+console.log(`  word vectors (lesson only):           ${weigh(["models/glove-50d.safetensors"])}`);
+console.log(`  single file attnscope.html:           ${kb(statSync(join(DIST, "attnscope.html")).size)}`);
