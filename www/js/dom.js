@@ -68,12 +68,13 @@ export function watchWidth(element, onWidth, initial = 0) {
   }).observe(element);
 }
 
-/** A fixed-precision number for people: 0.412, -1.05, 12.3. */
+/** A fixed-precision number for people: 0.412, −1.05, 12.3 (a real minus sign, no "−0.000"). */
 export function fmt(v, digits = 3) {
   if (v === -Infinity) return "−∞";
   if (v === Infinity) return "∞";
   if (Number.isNaN(v)) return "NaN";
-  const s = v.toFixed(digits);
+  let s = v.toFixed(digits);
+  if (/^-0\.?0*$/.test(s)) s = s.slice(1);
   return s.startsWith("-") ? `−${s.slice(1)}` : s;
 }
 

@@ -3,6 +3,7 @@
 // Text always enters the page through textContent (never parsed as HTML).
 
 import { seqColor, divColor } from "../colors.js";
+import { fmt } from "../dom.js";
 import { t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -45,15 +46,7 @@ export function attrs(e, a) {
   return e;
 }
 
-/** A number for people: fixed digits, a real minus sign. */
-export function fmt(v, digits = 3) {
-  if (v === -Infinity) return "−∞";
-  if (v === Infinity) return "∞";
-  if (Number.isNaN(v)) return "NaN";
-  let str = v.toFixed(digits);
-  if (/^-0\.?0*$/.test(str)) str = str.slice(1);
-  return str.startsWith("-") ? `−${str.slice(1)}` : str;
-}
+export { fmt };
 
 /** Row `i` of a Mat {rows, cols, data}. */
 export function row(mat, i) {
