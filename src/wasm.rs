@@ -275,14 +275,15 @@ impl Lab {
 
     /// Drop every Q/K edit (back to the trained weights).
     #[wasm_bindgen(js_name = resetBlocks)]
-    pub fn reset_blocks(&mut self) {
+    pub fn reset_blocks(&mut self) -> Result<(), JsError> {
         self.opts.overrides.clear();
+        Ok(())
     }
 
     /// Number of Q/K edits in force.
     #[wasm_bindgen(js_name = editCount)]
-    pub fn edit_count(&self) -> usize {
-        self.opts.overrides.len()
+    pub fn edit_count(&self) -> Result<usize, JsError> {
+        Ok(self.opts.overrides.len())
     }
 
     /// Greedy translation of the current source with the current options and edits. Returns
@@ -442,8 +443,8 @@ impl Words {
     }
 
     /// Vector width.
-    pub fn dim(&self) -> usize {
-        self.table.dim
+    pub fn dim(&self) -> Result<usize, JsError> {
+        Ok(self.table.dim)
     }
 }
 
