@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import * as state from "./state.js";
 import { h, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox } from "./shared.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
 
 const DEF_KW = 1.5;
 
@@ -115,12 +115,7 @@ export function panel2(ctx) {
 
   function render() {
     wv = wordVectors(engine, ctx.shared.words);
-    if (wv.error) {
-      sent.msg.show("error", wv.error);
-      if (wv.panic) ctx.onEngineError(wv.panic);
-      return;
-    }
-    sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+    if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
     const names = labels(tokens);
     if (word < 0 || word >= n) word = defaultWord(tokens);

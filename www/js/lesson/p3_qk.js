@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import * as state from "./state.js";
 import { h, s, attrs, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, message, newId, button } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox } from "./shared.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
 import { readMarks } from "./p2_words.js";
 import { ROLE } from "../colors.js";
 
@@ -239,12 +239,7 @@ export function panel3(ctx) {
         R = m * 1.35;
       }
     }
-    if (wv.error) {
-      sent.msg.show("error", wv.error);
-      if (wv.panic) ctx.onEngineError(wv.panic);
-      return;
-    }
-    sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+    if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n } = wv;
     const names = labels(tokens);
     if (word < 0 || word >= n) word = defaultWord(tokens);

@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import * as state from "./state.js";
 import { h, fmt, checkbox, select, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
-import { wordVectors, labels, sentenceBox } from "./shared.js";
+import { wordVectors, labels, sentenceBox, showVectorStatus, translateWithNotes } from "./shared.js";
 import { identity } from "./p2_words.js";
 
 export function panel5(ctx) {
@@ -81,12 +81,7 @@ export function panel5(ctx) {
 
   function render() {
     const wv = wordVectors(engine, ctx.shared.words);
-    if (wv.error) {
-      sent.msg.show("error", wv.error);
-      if (wv.panic) ctx.onEngineError(wv.panic);
-      return;
-    }
-    sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+    if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
     const names = labels(tokens);
     let a;
@@ -123,16 +118,8 @@ export function panel5(ctx) {
       modelSent.msg.show("error", t("err.empty"));
       return;
     }
-    let res;
-    try {
-      res = engine.translate(text, {}, { causalDecoder: causal });
-    } catch (e) {
-      modelMsg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
-      return;
-    }
-    modelMsg.clear();
-    modelSent.msg.show(res.src.unknown.length ? "warn" : "", res.src.unknown.length ? t("warn.unk", { words: res.src.unknown.map((i) => res.src.tokens[i]).join(", ") }) : "");
+    const res = translateWithNotes(ctx, engine, modelSent, modelMsg, text, {}, { causalDecoder: causal });
+    if (!res) return;
     const trace = res.run.trace;
     const L = trace.decoder.layers.length;
     const H = trace.heads;

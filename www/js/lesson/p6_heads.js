@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import * as state from "./state.js";
 import { h, fmt, row, select, formula, tryThis, HeatTable, message, newId } from "./ui.js";
-import { labels, sentenceBox } from "./shared.js";
+import { labels, sentenceBox, translateWithNotes } from "./shared.js";
 
 const KINDS = ["cross", "enc"];
 const MAX_SHOWN = 8;
@@ -114,17 +114,8 @@ export function panel6(ctx) {
       info.headChoices.map((hc) => ({ value: hc, text: hc === info.nhead ? t("p6.headsTrained", { h: hc }) : String(hc) })),
       heads,
     );
-    let res;
-    try {
-      res = engine.translate(text, { heads });
-    } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
-      return;
-    }
-    msg.clear();
-    const unk = res.src.unknown;
-    sent.msg.show(unk.length ? "warn" : "", unk.length ? t("warn.unk", { words: unk.map((i) => res.src.tokens[i]).join(", ") }) : "");
+    const res = translateWithNotes(ctx, engine, sent, msg, text, { heads });
+    if (!res) return;
     const trace = res.tr.trace;
     const layers = kind === "enc" ? trace.encoder.layers : trace.decoder.layers;
     if (layer < 0 || layer >= layers.length) layer = layers.length - 1;

@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import * as state from "./state.js";
 import { h, fmt, row, select, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable } from "./ui.js";
-import { labels, sentenceBox, defaultWord } from "./shared.js";
+import { labels, sentenceBox, defaultWord, translateWithNotes } from "./shared.js";
 import { dims } from "./p6_heads.js";
 
 function stats(v) {
@@ -91,17 +91,8 @@ export function panel8(ctx) {
       sent.msg.show("error", t("err.empty"));
       return;
     }
-    let res;
-    try {
-      res = engine.translate(text, {});
-    } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
-      return;
-    }
-    msg.clear();
-    const unk = res.src.unknown;
-    sent.msg.show(unk.length ? "warn" : "", unk.length ? t("warn.unk", { words: unk.map((i) => res.src.tokens[i]).join(", ") }) : "");
+    const res = translateWithNotes(ctx, engine, sent, msg, text, {});
+    if (!res) return;
     const enc = res.tr.trace.encoder;
     const names = labels(res.src.tokens);
     const n = names.length;

@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import * as state from "./state.js";
 import { h, s, fmt, select, slider, button, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
-import { labels, sentenceBox } from "./shared.js";
+import { labels, sentenceBox, translateWithNotes } from "./shared.js";
 import { ROLE } from "../colors.js";
 
 export function panel9(ctx) {
@@ -146,17 +146,8 @@ export function panel9(ctx) {
       }
       return;
     }
-    let res;
-    try {
-      res = engine.translate(text, {});
-    } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
-      return;
-    }
-    msg.clear();
-    const unk = res.src.unknown;
-    sent.msg.show(unk.length ? "warn" : res.src.dropped ? "warn" : "", [unk.length ? t("warn.unk", { words: unk.map((i) => res.src.tokens[i]).join(", ") }) : "", res.src.dropped ? t("warn.dropped", { n: res.src.dropped }) : ""].filter(Boolean).join(" "));
+    const res = translateWithNotes(ctx, engine, sent, msg, text, {});
+    if (!res) return;
     const tr = res.tr;
     const trace = tr.trace;
     const S = res.src.tokens.length;

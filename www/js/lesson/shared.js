@@ -85,3 +85,41 @@ export function sentenceBox(ctx, which, onChange) {
   });
   return { root, msg, get };
 }
+
+/**
+ * Show what `wordVectors` said about the shared sentence under its box (`sent.msg`): an error
+ * (and a panic handed to the page's recovery) or a warning. Returns whether the vectors are usable.
+ */
+export function showVectorStatus(ctx, sent, wv) {
+  if (wv.error) {
+    sent.msg.show("error", wv.error);
+    if (wv.panic) ctx.onEngineError(wv.panic);
+    return false;
+  }
+  sent.msg.show(wv.warning ? "warn" : "", wv.warning);
+  return true;
+}
+
+/**
+ * Translate `text` with the lab's run options `options` (and `extra`, see engine.translate):
+ * an engine error goes to `msg` (and the page's recovery), unknown or cut words to `sent.msg`.
+ * Returns the result, or null after an error.
+ */
+export function translateWithNotes(ctx, engine, sent, msg, text, options = {}, extra = undefined) {
+  let res;
+  try {
+    res = engine.translate(text, options, extra);
+  } catch (e) {
+    msg.show("error", t("err.engine", { msg: e.message }));
+    ctx.onEngineError(e);
+    return null;
+  }
+  msg.clear();
+  const { unknown, tokens, dropped } = res.src;
+  const notes = [
+    unknown.length ? t("warn.unk", { words: unknown.map((i) => tokens[i]).join(", ") }) : "",
+    dropped ? t("warn.dropped", { n: dropped }) : "",
+  ].filter(Boolean);
+  sent.msg.show(notes.length ? "warn" : "", notes.join(" "));
+  return res;
+}
