@@ -15,6 +15,7 @@
 //! const trace2 = lab.run();                           // same sentence, edited weights
 //! ```
 
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
@@ -24,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use crate::config::{Matrix, Override, RunOptions, Stack};
 use crate::decode::{greedy, Step};
 use crate::tokenizer::{split_words, Encoded};
-use crate::trace::{EncoderTrace, Mat, Trace};
+use crate::trace::{DecoderTrace, EncoderTrace, Mat, Trace};
 use crate::vectors::WordVectors;
 use crate::Model;
 
@@ -125,7 +126,16 @@ struct Translation<'a> {
 #[derive(Serialize)]
 struct RunOut<'a> {
     decoder_tokens: Vec<&'a str>,
-    trace: &'a Trace,
+    trace: TraceRef<'a>,
+}
+
+/// A [`Trace`] by reference (serialised the same way), so a run can reuse the cached encoder
+/// trace without copying it.
+#[derive(Serialize)]
+struct TraceRef<'a> {
+    heads: usize,
+    encoder: &'a EncoderTrace,
+    decoder: &'a DecoderTrace,
 }
 
 #[derive(Serialize)]
@@ -147,7 +157,7 @@ pub struct Lab {
     target: Vec<u32>,
     opts: RunOptions,
     /// The last encoder run and what it depended on (see `Lab::encoder`).
-    encoded: RefCell<Option<(EncoderKey, EncoderTrace)>>,
+    encoded: RefCell<Option<(EncoderKey, Rc<EncoderTrace>)>>,
 }
 
 /// Everything the encoder's output depends on: the source and the encoder-side options.
@@ -312,9 +322,11 @@ impl Lab {
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
         let encoder = self.encoder()?;
         let decoder = self.model.decode(&self.target, &encoder, &self.opts).map_err(err)?;
-        let trace = Trace { heads, encoder, decoder };
         let tok = &self.model.tokenizer;
-        to_js(&RunOut { decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(), trace: &trace })
+        to_js(&RunOut {
+            decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
+            trace: TraceRef { heads, encoder: &encoder, decoder: &decoder },
+        })
     }
 
     /// The encoder alone over the current source with the current options and edits:
@@ -324,14 +336,15 @@ impl Lab {
     pub fn run_encoder(&self) -> Result<JsValue, JsError> {
         self.need_source()?;
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
-        to_js(&EncoderOut { heads, encoder: &self.encoder()? })
+        let encoder = self.encoder()?;
+        to_js(&EncoderOut { heads, encoder: &encoder })
     }
 }
 
 impl Lab {
     /// The encoder's trace for the current source and options, reused while only decoder
     /// options or decoder Q/K edits change (a decoder-cell drag then costs one decoder pass).
-    fn encoder(&self) -> Result<EncoderTrace, JsError> {
+    fn encoder(&self) -> Result<Rc<EncoderTrace>, JsError> {
         let key = EncoderKey {
             src: self.source.ids.clone(),
             opts: RunOptions {
@@ -342,11 +355,11 @@ impl Lab {
         };
         if let Some((cached_key, trace)) = self.encoded.borrow().as_ref() {
             if *cached_key == key {
-                return Ok(trace.clone());
+                return Ok(Rc::clone(trace));
             }
         }
-        let trace = self.model.encode(&self.source.ids, &self.opts).map_err(err)?;
-        *self.encoded.borrow_mut() = Some((key, trace.clone()));
+        let trace = Rc::new(self.model.encode(&self.source.ids, &self.opts).map_err(err)?);
+        *self.encoded.borrow_mut() = Some((key, Rc::clone(&trace)));
         Ok(trace)
     }
 
