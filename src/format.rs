@@ -4,9 +4,10 @@
 //!
 //! Loading checks everything before trusting it: the header (through the `safetensors` crate:
 //! size, offsets inside the file, no overlaps), the config's dimensions against [`LIMITS`],
-//! every expected tensor's presence, dtype (F32, or F16/BF16 widened to F32) and shape, that no
-//! unexpected tensor is present, and that every value is finite. Nothing is allocated before
-//! the sizes it depends on are checked against the file's own length.
+//! every expected tensor's presence, dtype (F32, or F16/BF16 widened to F32, or I8 with per-row
+//! scales for a 2-D tensor) and shape, that no unexpected tensor is present, and that every value
+//! is finite. Nothing is allocated before the sizes it depends on are checked against the file's
+//! own length.
 //!
 //! [`LIMITS`]: crate::config::LIMITS
 
@@ -90,6 +91,9 @@ impl<'a> Tensors<'a> {
     }
 
     /// Tensor `name` as row-major `f32`, checked to have `shape` and only finite values.
+    ///
+    /// A 2-D tensor may also be stored as I8 `(rows, cols)` with a tensor `{name}_scale`
+    /// `(rows)` (F32 or F16) beside it: the loader dequantises `w[r][c] = q[r][c] * scale[r]`.
     pub fn floats(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
         let view = self.st.tensor(name).map_err(|_| format_err!("tensor {name:?} is missing"))?;
         if view.shape() != shape {
@@ -100,13 +104,54 @@ impl<'a> Tensors<'a> {
             Dtype::F32 => data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
             Dtype::F16 => data.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
             Dtype::BF16 => data.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            other => return Err(format_err!("tensor {name:?} has dtype {other:?}; expected F32, F16 or BF16")),
+            Dtype::I8 if shape.len() == 2 => {
+                let scales = self.row_scales(name, shape[0])?;
+                // (rows, cols) I8 x (rows) scales -> (rows, cols) f32, row-major
+                data.iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / shape[1]]).collect()
+            }
+            Dtype::I8 => {
+                return Err(format_err!(
+                    "tensor {name:?} is I8, which only 2-D tensors may be (with per-row scales in {:?})",
+                    scale_name(name)
+                ))
+            }
+            other => {
+                return Err(format_err!("tensor {name:?} has dtype {other:?}; expected F32, F16, BF16 or I8 (2-D)"))
+            }
         };
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
             return Err(format_err!("tensor {name:?} holds a non-finite value at flat index {i}"));
         }
         self.used.insert(name.to_string());
         Ok(values)
+    }
+
+    /// The per-row scales of the I8 tensor `name`: `{name}_scale`, `(rows)`, F32 or F16, finite.
+    fn row_scales(&mut self, name: &str, rows: usize) -> Result<Vec<f32>> {
+        let scale = scale_name(name);
+        let view = self
+            .st
+            .tensor(&scale)
+            .map_err(|_| format_err!("tensor {name:?} is I8 but its per-row scales {scale:?} are missing"))?;
+        if view.shape() != [rows] {
+            return Err(format_err!(
+                "tensor {scale:?} (scales of I8 {name:?}) has shape {:?}, expected [{rows}]",
+                view.shape()
+            ));
+        }
+        let data = view.data();
+        let scales: Vec<f32> = match view.dtype() {
+            Dtype::F32 => data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+            Dtype::F16 => data.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            other => {
+                return Err(format_err!("tensor {scale:?} (scales of I8 {name:?}) has dtype {other:?}; expected F32 or F16"))
+            }
+        };
+        if let Some(r) = scales.iter().position(|v| !v.is_finite()) {
+            return Err(format_err!("tensor {scale:?} (scales of I8 {name:?}) holds a non-finite scale for row {r}"));
+        }
+        self.used.insert(scale);
+        Ok(scales)
     }
 
     /// Tensor `name` with its raw bytes, checked for `dtype` and `shape`.
@@ -140,13 +185,32 @@ impl<'a> Tensors<'a> {
         Ok(Linear::from_torch(w, b))
     }
 
-    /// Error if the file holds a tensor nobody asked for.
+    /// Error if the file holds a tensor nobody asked for (a `{name}_scale` whose `name` is not
+    /// an I8 tensor included).
     pub fn finish(self) -> Result<()> {
-        match self.st.names().into_iter().find(|n| !self.used.contains(n.as_str())) {
-            Some(extra) => Err(format_err!("unexpected tensor {extra:?} (not part of this config)")),
-            None => Ok(()),
+        let Some(extra) = self.st.names().into_iter().find(|n| !self.used.contains(n.as_str())) else {
+            return Ok(());
+        };
+        if let Some(base) = extra.strip_suffix(SCALE_SUFFIX) {
+            if self.used.contains(base) {
+                return Err(format_err!(
+                    "tensor {extra:?} holds per-row scales, but {base:?} is not stored as I8"
+                ));
+            }
+            if self.st.tensor(base).is_err() {
+                return Err(format_err!("tensor {extra:?} holds per-row scales, but there is no I8 tensor {base:?}"));
+            }
         }
+        Err(format_err!("unexpected tensor {extra:?} (not part of this config)"))
     }
+}
+
+/// What follows a tensor's name in the name of its per-row scales.
+pub const SCALE_SUFFIX: &str = "_scale";
+
+/// `{name}_scale`: the per-row scales of an I8 tensor `name`.
+fn scale_name(name: &str) -> String {
+    alloc::format!("{name}{SCALE_SUFFIX}")
 }
 
 impl Model {

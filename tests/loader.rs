@@ -413,3 +413,164 @@ fn overflowing_weights_are_reported() {
         Ok(trace) => panic!("forward returned Ok with logits {:?}", trace.decoder.logits.row_vec(0)),
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Int8 weights with per-row scales: a 2-D tensor `NAME` stored as I8 next to `NAME_scale`.
+
+/// `w` `(rows, cols)` quantised per row as `export(int8=...)` does: `scale = max|row| / 127`
+/// rounded to F16 first (when `f16`), 0 -> 1, `q = round(w / scale)` clipped to [-127, 127].
+/// Returns the I8 tensor, its scale tensor, and the dequantised values `q * scale` (f32).
+fn quantise(t: &random_model::Tensor, f16: bool) -> (Raw, Raw, Vec<f32>) {
+    let (rows, cols) = (t.shape[0], t.shape[1]);
+    let mut q = Vec::with_capacity(rows * cols);
+    let mut scales = Vec::with_capacity(rows);
+    let mut deq = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        let row = &t.data[r * cols..(r + 1) * cols];
+        let mut s = row.iter().fold(0.0f32, |m, v| m.max(v.abs())) / 127.0;
+        if f16 {
+            s = half::f16::from_f32(s).to_f32();
+        }
+        if s == 0.0 {
+            s = 1.0;
+        }
+        scales.push(s);
+        for v in row {
+            let k = (v / s).round().clamp(-127.0, 127.0) as i8;
+            q.push(k);
+            deq.push(k as f32 * s);
+        }
+    }
+    let q = Raw { dtype: Dtype::I8, shape: vec![rows, cols], bytes: q.iter().map(|&k| k as u8).collect() };
+    let scale = if f16 {
+        Raw { dtype: Dtype::F16, shape: vec![rows], bytes: scales.iter().flat_map(|&s| half::f16::from_f32(s).to_le_bytes()).collect() }
+    } else {
+        Raw { dtype: Dtype::F32, shape: vec![rows], bytes: scales.iter().flat_map(|s| s.to_le_bytes()).collect() }
+    };
+    (q, scale, deq)
+}
+
+/// The small model with `names` stored as I8 + scales (`f16` scales or F32), and the same
+/// model with those tensors stored as their dequantised F32 values.
+fn int8_and_f32_files(names: &[(&str, bool)]) -> (Vec<u8>, Vec<u8>) {
+    let (s, w) = small();
+    let meta = s.config().to_string();
+    let mut int8 = raws(&w);
+    let mut f32s = raws(&w);
+    for &(name, f16) in names {
+        let (q, scale, deq) = quantise(w.get(name), f16);
+        int8.insert(name.to_string(), q);
+        int8.insert(format!("{name}_scale"), scale);
+        let t = random_model::Tensor { shape: w.get(name).shape.clone(), data: deq };
+        f32s.insert(name.to_string(), Raw::f32(&t));
+    }
+    (serialize(&int8, Some(&meta)), serialize(&f32s, Some(&meta)))
+}
+
+const INT8_TENSORS: &[(&str, bool)] = &[
+    ("src_embed.weight", true),
+    ("tgt_embed.weight", false),
+    ("generator.weight", true),
+    // any 2-D tensor may be stored this way, not only the three the demo model uses
+    ("transformer.encoder.layers.0.self_attn.in_proj_weight", false),
+];
+
+#[test]
+fn int8_weights_are_dequantised_row_by_row() {
+    // By hand: one row [-0.5, 0, 0.25, 1.27, ...] has max |w| = 1.27 -> scale 0.01 (F32);
+    // q = round(w / 0.01) = [-50, 0, 25, 127, ...]; the loader must give back q * 0.01.
+    let (s, mut w) = small();
+    let name = "src_embed.weight"; // (10, 8)
+    w.get_mut(name).data[..4].copy_from_slice(&[-0.5, 0.0, 0.25, 1.27]);
+    w.get_mut(name).data[4..8].copy_from_slice(&[0.1, -0.1, 0.0, 0.0]);
+    let (q, scale, _) = quantise(w.get(name), false);
+    assert_eq!(&q.bytes[..4], &[-50i8 as u8, 0, 25, 127], "q of row 0");
+    assert_eq!(f32::from_le_bytes(scale.bytes[..4].try_into().unwrap()), 1.27 / 127.0, "scale of row 0");
+    let mut r = raws(&w);
+    r.insert(name.into(), q);
+    r.insert(format!("{name}_scale"), scale);
+    let model = try_load("int8 embedding", &serialize(&r, Some(&s.config().to_string()))).expect("loads");
+    let s0 = 1.27f32 / 127.0;
+    let table = &model.encoder.embed.table;
+    for (c, q) in [(0, -50.0f32), (1, 0.0), (2, 25.0), (3, 127.0), (4, 10.0), (5, -10.0)] {
+        assert_eq!(table[(0, c)], q * s0, "row 0, column {c}: {q} * scale");
+    }
+}
+
+#[test]
+fn an_int8_file_runs_exactly_like_its_dequantised_f32_file() {
+    let (int8, f32s) = int8_and_f32_files(INT8_TENSORS);
+    assert!(int8.len() < f32s.len(), "int8 file ({} bytes) is smaller than F32 ({})", int8.len(), f32s.len());
+    let a = try_load("int8", &int8).expect("the int8 file loads");
+    let b = try_load("dequantised f32", &f32s).expect("the F32 file loads");
+    let opts = RunOptions::default();
+    let (ta, tb) = (a.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap(), b.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap());
+    assert_eq!(ta.encoder.memory.row_major(), tb.encoder.memory.row_major(), "encoder memory");
+    assert_eq!(ta.decoder.logits.row_major(), tb.decoder.logits.row_major(), "logits");
+    let (ga, gb) = (attnscope::greedy(&a, &[4, 5, 6], &opts, 8).unwrap(), attnscope::greedy(&b, &[4, 5, 6], &opts, 8).unwrap());
+    assert_eq!(ga.tokens, gb.tokens, "greedy tokens");
+    // And quantisation is a small change: the dequantised file is close to the original.
+    let (s, w) = small();
+    let orig = try_load("original", &s.file(&w)).unwrap().forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap();
+    let diff = orig.decoder.logits.iter().zip(tb.decoder.logits.iter()).fold(0.0f32, |m, (x, y)| m.max((x - y).abs()));
+    assert!(diff < 0.05, "int8 moved a logit by {diff}");
+}
+
+#[test]
+fn int8_problems_name_the_tensor() {
+    let name = "generator.weight"; // (11, 8)
+    let scale = "generator.weight_scale";
+    let (s, w) = small();
+    let meta = s.config().to_string();
+    let (q, sc, _) = quantise(w.get(name), true);
+    let file = |edit: &dyn Fn(&mut BTreeMap<String, Raw>)| {
+        let mut r = raws(&w);
+        r.insert(name.into(), q.clone());
+        r.insert(scale.into(), sc.clone());
+        edit(&mut r);
+        serialize(&r, Some(&meta))
+    };
+    let f32_scales = |values: &[f32]| Raw {
+        dtype: Dtype::F32,
+        shape: vec![values.len()],
+        bytes: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    };
+    let mut nan = vec![1.0f32; 11];
+    nan[2] = f32::NAN;
+    let mut inf16 = sc.clone();
+    inf16.bytes[4..6].copy_from_slice(&0x7C00u16.to_le_bytes()); // F16 +inf for row 2
+    let bias_q = Raw { dtype: Dtype::I8, shape: vec![11], bytes: vec![1; 11] };
+    #[rustfmt::skip]
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        ("I8 without its scale", file(&|r| { r.remove(scale); }), vec![name, scale, "missing"]),
+        ("a scale without its I8 tensor", file(&|r| { r.insert(name.into(), Raw::f32(w.get(name))); }), vec![scale, name, "not stored as I8"]),
+        ("a scale of a tensor that does not exist", file(&|r| { r.insert("nothing.weight_scale".into(), f32_scales(&[1.0])); }), vec!["nothing.weight_scale", "no I8 tensor"]),
+        ("scale shape too long", file(&|r| { r.insert(scale.into(), f32_scales(&[1.0; 12])); }), vec![scale, "shape", "[12]", "[11]"]),
+        ("scale shape 2-D", file(&|r| { r.get_mut(scale).unwrap().shape = vec![11, 1]; }), vec![scale, "shape"]),
+        ("scale dtype I32", file(&|r| { r.insert(scale.into(), Raw { dtype: Dtype::I32, shape: vec![11], bytes: vec![0; 44] }); }), vec![scale, "I32", "F32 or F16"]),
+        ("scale dtype BF16", file(&|r| { r.get_mut(scale).unwrap().dtype = Dtype::BF16; }), vec![scale, "BF16"]),
+        ("NaN scale", file(&|r| { r.insert(scale.into(), f32_scales(&nan)); }), vec![scale, "non-finite", "row 2"]),
+        ("F16 infinite scale", file(&|r| { r.insert(scale.into(), inf16.clone()); }), vec![scale, "non-finite", "row 2"]),
+        ("a scale so large the weights overflow", file(&|r| { r.insert(scale.into(), f32_scales(&[3e38; 11])); }), vec![name, "non-finite"]),
+        ("I8 with the wrong shape", file(&|r| { r.get_mut(name).unwrap().shape = vec![8, 11]; }), vec![name, "shape", "[8, 11]"]),
+        ("a 1-D tensor as I8", file(&|r| {
+            r.insert("generator.bias".into(), bias_q.clone());
+            r.insert("generator.bias_scale".into(), f32_scales(&[1.0; 11]));
+        }), vec!["generator.bias", "I8", "2-D"]),
+        ("I8 bytes truncated", file(&|r| { r.get_mut(name).unwrap().bytes.truncate(80); }), vec![]),
+    ];
+    for (what, bytes, needles) in &cases {
+        expect_format_err(what, bytes, needles);
+    }
+    // the unbroken int8 file loads
+    try_load("int8 control", &file(&|_| {})).expect("the int8 control loads");
+}
+
+#[test]
+fn every_prefix_of_an_int8_file_is_rejected() {
+    let (int8, _) = int8_and_f32_files(INT8_TENSORS);
+    for len in (0..int8.len()).step_by(3) {
+        let what = format!("int8 prefix of {len} of {} bytes", int8.len());
+        assert!(try_load(&what, &int8[..len]).is_err(), "{what} loaded");
+    }
+}

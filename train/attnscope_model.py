@@ -99,10 +99,43 @@ def metadata(cfg: dict) -> dict:
     return {"attnscope": json.dumps(meta, ensure_ascii=False)}
 
 
-def export(model: Seq2Seq, path: str, dtype=torch.float32, extra_tensors=None) -> None:
-    """Write `model` as an attnscope model file (F32, or F16/BF16 to halve the size)."""
+def quantize_rows(w: torch.Tensor):
+    """Per-row symmetric int8 of a 2-D tensor, as the engine reads it (README, "Model file format").
+
+    scale[r] = max|w[r]| / 127, rounded to F16 FIRST (the file stores it as F16, and q must be
+    computed with the scale the engine will multiply by); a scale of 0 (an all-zero row, or one
+    too small for F16) becomes 1. q = round(w / scale) clipped to [-127, 127].
+    Returns (q int8 (rows, cols), scale float16 (rows,)); w[r][c] ~= q[r][c] * scale[r].
+    """
+    if w.dim() != 2:
+        raise ValueError(f"int8 needs a 2-D tensor, got shape {tuple(w.shape)}")
+    w = w.detach().float()
+    scale = (w.abs().amax(dim=1) / 127.0).to(torch.float16)            # (rows,)
+    if not torch.isfinite(scale).all():
+        raise ValueError("a row is too large for an F16 scale (max|w| / 127 > 65504)")
+    scale = torch.where(scale == 0, torch.ones_like(scale), scale)
+    q = torch.round(w / scale.float()[:, None]).clamp(-127, 127).to(torch.int8)  # (rows, cols)
+    return q.contiguous(), scale.contiguous()
+
+
+def export(model: Seq2Seq, path: str, dtype=torch.float32, extra_tensors=None, int8=()) -> None:
+    """Write `model` as an attnscope model file (F32, or F16/BF16 to halve the size).
+
+    `int8` lists 2-D tensors (state_dict names, e.g. "src_embed.weight", "tgt_embed.weight",
+    "generator.weight") to store as I8 with per-row F16 scales in `NAME_scale` (see
+    `quantize_rows`): about a quarter of F32, for the big embedding and generator tables.
+    """
     from safetensors.torch import save_file
 
-    tensors = {k: v.detach().to(dtype).contiguous() for k, v in model.state_dict().items()}
+    state = model.state_dict()
+    missing = [n for n in int8 if n not in state]
+    if missing:
+        raise ValueError(f"int8: no such tensors: {missing}")
+    tensors = {}
+    for k, v in state.items():
+        if k in int8:
+            tensors[k], tensors[k + "_scale"] = quantize_rows(v)
+        else:
+            tensors[k] = v.detach().to(dtype).contiguous()
     tensors.update(extra_tensors or {})
     save_file(tensors, path, metadata=metadata(model.cfg))
