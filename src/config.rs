@@ -65,11 +65,15 @@ pub struct TokenizerConfig {
     /// Target tokens written without a space before them when a translation is printed
     /// (Korean particles and endings, punctuation). Default: none.
     pub glue: Vec<String>,
+    /// Merge a glue token that starts with a Hangul compatibility jamo consonant into the
+    /// syllable before it as its final consonant (가 + ㅆ다 -> 갔다); see [`crate::tokenizer`].
+    /// Default `false`.
+    pub compose_jamo: bool,
 }
 
 impl Default for TokenizerConfig {
     fn default() -> Self {
-        TokenizerConfig { lowercase: true, contractions: true, glue: Vec::new() }
+        TokenizerConfig { lowercase: true, contractions: true, glue: Vec::new(), compose_jamo: false }
     }
 }
 

@@ -9,7 +9,29 @@
 //!
 //! Target (Korean) text splits on whitespace. A translation is printed by joining target
 //! tokens with spaces, except that tokens listed in the `glue` setting (particles, endings,
-//! punctuation) attach to the token before them.
+//! punctuation) attach to the token before them. `<bos>`, `<eos>` and `<pad>` never print.
+//!
+//! ## Jamo composition (setting `compose_jamo`, default off)
+//!
+//! A Korean ending may begin with a consonant that belongs in the previous syllable as its final
+//! consonant (받침): the past tense 었/았 is 어/아 + ㅆ, the adnominal 큰 is 크 + ㄴ. With
+//! `compose_jamo` on, the target vocabulary may hold such endings as glue tokens starting with a
+//! Hangul compatibility jamo, and printing composes them. The rule, exactly:
+//!
+//! 1. Only a token in the `glue` list is considered, and only when something was printed before
+//!    it (a glue token first in the sentence prints as is).
+//! 2. Its first character `j` must be a compatibility jamo consonant, U+3131..=U+314E, that can
+//!    be a final consonant: every one except ㄸ (U+3138), ㅃ (U+3143) and ㅉ (U+3149). Its
+//!    final-consonant index `T` (1..=27) is the position in the standard order
+//!    ㄱ ㄲ ㄳ ㄴ ㄵ ㄶ ㄷ ㄹ ㄺ ㄻ ㄼ ㄽ ㄾ ㄿ ㅀ ㅁ ㅂ ㅄ ㅅ ㅆ ㅇ ㅈ ㅊ ㅋ ㅌ ㅍ ㅎ (ㄱ = 1, ㄴ = 4,
+//!    ㄹ = 8, ㅁ = 16, ㅂ = 17, ㅅ = 19, ㅆ = 20, ㅎ = 27).
+//! 3. The last character printed so far, `s`, must be a precomposed Hangul syllable
+//!    (U+AC00..=U+D7A3) without a final consonant: `(s - 0xAC00) % 28 == 0`.
+//! 4. Then `s` is replaced by the syllable `s + T` and the rest of the token (after `j`) is
+//!    appended: 가 (U+AC00) + ㅆ다 -> 갔 (U+AC00 + 20 = U+AC14) 다 = 갔다.
+//!
+//! Otherwise the token is printed unchanged, glued as usual (먹 + ㄴ -> 먹ㄴ: 먹 already has a
+//! final consonant). Examples: 가 + ㄴ다 -> 간다, 크 + ㄴ -> 큰, 먹어 + ㅆ다 -> 먹었다, 하 + ㄹ -> 할.
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -185,16 +207,67 @@ impl Tokenizer {
         self.tgt_vocab.get(id as usize).map_or("?", String::as_str)
     }
 
-    /// Print target ids as text: `<bos>`/`<eos>`/`<pad>` dropped, glue tokens attached to the previous one.
+    /// Id of the target vocabulary's `<unk>`, if it has one.
+    pub fn tgt_unk(&self) -> Option<u32> {
+        self.tgt_unk
+    }
+
+    /// Print target ids as text: `<bos>`/`<eos>`/`<pad>` dropped, glue tokens attached to the
+    /// previous one (composing jamo when `compose_jamo` is on; see the module docs).
     pub fn detokenize(&self, ids: &[u32]) -> String {
+        self.detokenize_with(ids, |_| None)
+    }
+
+    /// [`Tokenizer::detokenize`], except that the token at position `i` of `ids` prints as
+    /// `text(i)` when that is `Some` (a copied source word in place of `<unk>`). Whether it is
+    /// glued still depends on the vocabulary token.
+    pub fn detokenize_with<'a>(&self, ids: &[u32], text: impl Fn(usize) -> Option<&'a str>) -> String {
         let mut out = String::new();
-        for &id in ids.iter().filter(|&&id| id != self.bos && id != self.eos && Some(id) != self.pad) {
-            let tok = self.tgt_token(id);
-            if !out.is_empty() && !self.settings.glue.iter().any(|g| g == tok) {
-                out.push(' ');
+        for (i, &id) in ids.iter().enumerate() {
+            if id == self.bos || id == self.eos || Some(id) == self.pad {
+                continue;
             }
-            out.push_str(tok);
+            let tok = self.tgt_token(id);
+            let shown = text(i).unwrap_or(tok);
+            if out.is_empty() {
+                out.push_str(shown);
+            } else if !self.settings.glue.iter().any(|g| g == tok) {
+                out.push(' ');
+                out.push_str(shown);
+            } else if !(self.settings.compose_jamo && compose_final(&mut out, shown)) {
+                out.push_str(shown);
+            }
         }
         out
     }
+}
+
+/// The final-consonant index `T` (1..=27) of a Hangul compatibility jamo consonant, or `None`
+/// for every other character (and for ㄸ, ㅃ, ㅉ, which are never final).
+pub fn final_index(j: char) -> Option<u32> {
+    // U+3131 ㄱ .. U+314E ㅎ, in code point order; 0 = cannot be a final consonant
+    const T: [u32; 30] = [
+        1, 2, 3, 4, 5, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 15, // ㄱ ㄲ ㄳ ㄴ ㄵ ㄶ ㄷ ㄸ ㄹ ㄺ .. ㅀ
+        16, 17, 0, 18, 19, 20, 21, 22, 0, 23, 24, 25, 26, 27, // ㅁ ㅂ ㅃ ㅄ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ
+    ];
+    let k = (j as u32).checked_sub(0x3131)?;
+    T.get(k as usize).copied().filter(|&t| t > 0)
+}
+
+/// If `token` starts with a jamo that can be a final consonant and `out` ends with a Hangul
+/// syllable without one, put it there and append the rest of `token`; `false` (and `out`
+/// unchanged) otherwise.
+fn compose_final(out: &mut String, token: &str) -> bool {
+    let mut chars = token.chars();
+    let Some(t) = chars.next().and_then(final_index) else { return false };
+    let Some(last) = out.chars().next_back() else { return false };
+    let s = last as u32;
+    if !(0xAC00..=0xD7A3).contains(&s) || (s - 0xAC00) % 28 != 0 {
+        return false;
+    }
+    let Some(composed) = char::from_u32(s + t) else { return false };
+    out.pop();
+    out.push(composed);
+    out.push_str(chars.as_str());
+    true
 }

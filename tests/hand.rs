@@ -336,3 +336,80 @@ fn softmax_of_a_nan_row_is_not_a_masked_row() {
         assert!(got.iter().any(|v| v.is_nan()), "softmax {what} = {:?}: the NaN vanished", got.as_slice());
     }
 }
+
+/// A tokenizer whose glue endings start with a jamo consonant, `compose_jamo` as given.
+fn jamo_tokenizer(compose: bool) -> Tokenizer {
+    let json = format!(
+        r#"{{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
+            "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
+            "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
+            "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>"],
+            "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "가", "크", "먹어", "하", "먹", "집",
+                          "ㅆ다", "ㄴ다", "ㄴ", "ㄹ", "ㄸ다", "다", "ㅆ다-free", "."],
+            "tokenizer": {{"glue": ["ㅆ다", "ㄴ다", "ㄴ", "ㄹ", "ㄸ다", "다", "."], "compose_jamo": {compose}}}}}"#
+    );
+    Tokenizer::new(&Config::from_json(&json).expect("the test config is valid"))
+}
+
+#[test]
+fn compose_jamo_puts_a_glued_consonant_under_the_syllable_before_it() {
+    // ids: 4 가, 5 크, 6 먹어, 7 하, 8 먹, 9 집, 10 ㅆ다, 11 ㄴ다, 12 ㄴ, 13 ㄹ, 14 ㄸ다, 15 다,
+    // 16 ㅆ다-free (not glue), 17 .
+    // A syllable is U+AC00 + (L * 21 + V) * 28 + T; T = 0 means no final consonant.
+    // Finals: ㄴ = 4, ㄹ = 8, ㅆ = 20.
+    let tok = jamo_tokenizer(true);
+    #[rustfmt::skip]
+    let cases: &[(&[u32], &str, &str)] = &[
+        // 가 = U+AC00 (T = 0); + ㅆ (20) = U+AC14 갔
+        (&[4, 10], "갔다", "가 + ㅆ다"),
+        // + ㄴ (4) = U+AC04 간
+        (&[4, 11], "간다", "가 + ㄴ다"),
+        // 크 = U+D06C = U+AC00 + (15 * 21 + 18) * 28; + 4 = U+D070 큰
+        (&[5, 12], "큰", "크 + ㄴ"),
+        // 어 = U+C5B4 = U+AC00 + (11 * 21 + 4) * 28; + 20 = U+C5C8 었
+        (&[6, 10], "먹었다", "먹어 + ㅆ다"),
+        // 하 = U+D558 = U+AC00 + 18 * 21 * 28; + 8 = U+D560 할
+        (&[7, 13], "할", "하 + ㄹ"),
+        // 먹 = U+BA39 already has a final (ㄱ): (0xBA39 - 0xAC00) % 28 = 1, so no composition
+        (&[8, 12], "먹ㄴ", "먹 + ㄴ"),
+        // 집 has a final (ㅂ, 17): printed as is, glued
+        (&[9, 10], "집ㅆ다", "집 + ㅆ다"),
+        // ㄸ is never a final consonant
+        (&[4, 14], "가ㄸ다", "가 + ㄸ다"),
+        // a glue token that does not start with a jamo glues as usual
+        (&[4, 15, 17], "가다.", "가 + 다 + ."),
+        // a jamo token that is not in the glue list gets its space and no composition
+        (&[4, 16], "가 ㅆ다-free", "가 + ㅆ다-free (not glue)"),
+        // nothing before it: printed as is
+        (&[10, 4], "ㅆ다 가", "ㅆ다 first"),
+        // after a full sentence with <bos>/<eos>
+        (&[1, 9, 4, 10, 17, 2], "집 갔다.", "<bos> 집 가 ㅆ다 . <eos>"),
+        // after an English word (a copied <unk>, here the token itself): no Hangul syllable
+        (&[3, 12], "<unk>ㄴ", "<unk> + ㄴ"),
+    ];
+    for (ids, want, what) in cases {
+        assert_eq!(tok.detokenize(ids), *want, "{what}: detokenize {ids:?}");
+    }
+    // Setting off (the default): every token printed as is.
+    let off = jamo_tokenizer(false);
+    for (ids, want) in [(&[4u32, 10][..], "가ㅆ다"), (&[6, 10], "먹어ㅆ다"), (&[5, 12], "크ㄴ")] {
+        assert_eq!(off.detokenize(ids), want, "compose_jamo off: {ids:?}");
+    }
+}
+
+#[test]
+fn final_consonant_index_of_every_compatibility_jamo() {
+    use attnscope::tokenizer::final_index;
+    // the 27 finals in order; ㄸ ㅃ ㅉ cannot be finals
+    let finals = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ";
+    // U+AC00 가 + T is 가 with that final: U+AC01 각 .. U+AC1B 갛
+    let syllables = "각갂갃간갅갆갇갈갉갊갋갌갍갎갏감갑값갓갔강갖갗갘같갚갛";
+    for (i, (j, s)) in finals.chars().zip(syllables.chars()).enumerate() {
+        assert_eq!(final_index(j), Some(i as u32 + 1), "{j}");
+        assert_eq!(char::from_u32(0xAC00 + i as u32 + 1), Some(s), "가 + {j}");
+    }
+    assert_eq!((finals.chars().count(), syllables.chars().count()), (27, 27));
+    for j in ['ㄸ', 'ㅃ', 'ㅉ', 'ㅏ', 'a', '가', '\u{3130}', '\u{314F}'] {
+        assert_eq!(final_index(j), None, "{j:?}");
+    }
+}
