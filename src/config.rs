@@ -69,11 +69,15 @@ pub struct TokenizerConfig {
     /// syllable before it as its final consonant (가 + ㅆ다 -> 갔다); see [`crate::tokenizer`].
     /// Default `false`.
     pub compose_jamo: bool,
+    /// A target token that starts with this marker is a glue token too, printed without the
+    /// marker (`+는`, `+ㄴ다`): the marker tells a suffix from a word written the same way
+    /// (the particle `+이` vs the determiner `이` "this"). Default: empty (no marker).
+    pub glue_prefix: String,
 }
 
 impl Default for TokenizerConfig {
     fn default() -> Self {
-        TokenizerConfig { lowercase: true, contractions: true, glue: Vec::new(), compose_jamo: false }
+        TokenizerConfig { lowercase: true, contractions: true, glue: Vec::new(), compose_jamo: false, glue_prefix: String::new() }
     }
 }
 

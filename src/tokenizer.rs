@@ -9,7 +9,9 @@
 //!
 //! Target (Korean) text splits on whitespace. A translation is printed by joining target
 //! tokens with spaces, except that tokens listed in the `glue` setting (particles, endings,
-//! punctuation) attach to the token before them. `<bos>`, `<eos>` and `<pad>` never print.
+//! punctuation) attach to the token before them, and so do tokens that start with the
+//! `glue_prefix` marker (printed without it: `+는` -> 는), which lets a suffix and a word that
+//! are written alike stay two tokens. `<bos>`, `<eos>` and `<pad>` never print.
 //!
 //! ## Jamo composition (setting `compose_jamo`, default off)
 //!
@@ -18,7 +20,7 @@
 //! `compose_jamo` on, the target vocabulary may hold such endings as glue tokens starting with a
 //! Hangul compatibility jamo, and printing composes them. The rule, exactly:
 //!
-//! 1. Only a token in the `glue` list is considered, and only when something was printed before
+//! 1. Only a glue token (listed, or marked by `glue_prefix`, which is removed first) is considered, and only when something was printed before
 //!    it (a glue token first in the sentence prints as is).
 //! 2. Its first character `j` must be a compatibility jamo consonant, U+3131..=U+314E, that can
 //!    be a final consonant: every one except ㄸ (U+3138), ㅃ (U+3143) and ㅉ (U+3149). Its
@@ -228,10 +230,15 @@ impl Tokenizer {
                 continue;
             }
             let tok = self.tgt_token(id);
-            let shown = text(i).unwrap_or(tok);
+            let marker = &self.settings.glue_prefix;
+            let (glued, body) = match tok.strip_prefix(marker.as_str()) {
+                Some(rest) if !marker.is_empty() && !rest.is_empty() => (true, rest),
+                _ => (self.settings.glue.iter().any(|g| g == tok), tok),
+            };
+            let shown = text(i).unwrap_or(body);
             if out.is_empty() {
                 out.push_str(shown);
-            } else if !self.settings.glue.iter().any(|g| g == tok) {
+            } else if !glued {
                 out.push(' ');
                 out.push_str(shown);
             } else if !(self.settings.compose_jamo && compose_final(&mut out, shown)) {

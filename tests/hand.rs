@@ -398,6 +398,30 @@ fn compose_jamo_puts_a_glued_consonant_under_the_syllable_before_it() {
 }
 
 #[test]
+fn a_glue_prefix_marks_suffixes_written_like_words() {
+    // The determiner 이 ("this") and the particle +이 (subject, after a consonant) are written
+    // alike; the marker keeps them apart, and prints as nothing.
+    let json = r#"{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
+        "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
+        "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
+        "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>"],
+        "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "이", "+이", "책", "가", "+ㅆ", "+다", "+", ".", "+는"],
+        "tokenizer": {"glue": ["."], "compose_jamo": true, "glue_prefix": "+"}}"#;
+    let tok = Tokenizer::new(&Config::from_json(json).unwrap());
+    #[rustfmt::skip]
+    let cases: &[(&[u32], &str, &str)] = &[
+        // ids: 4 이, 5 +이, 6 책, 7 가, 8 +ㅆ, 9 +다, 10 + (the marker alone is a word), 11 ., 12 +는
+        (&[4, 6, 5], "이 책이", "이 책 +이: the determiner gets a space, the particle none"),
+        (&[7, 8, 9, 11], "갔다.", "가 +ㅆ +다 .: a marked jamo composes"),
+        (&[6, 12, 10], "책는 +", "a lone marker is an ordinary token"),
+        (&[5, 6], "이 책", "a marked token first in the sentence prints without its marker"),
+    ];
+    for (ids, want, what) in cases {
+        assert_eq!(tok.detokenize(ids), *want, "{what}: detokenize {ids:?}");
+    }
+}
+
+#[test]
 fn final_consonant_index_of_every_compatibility_jamo() {
     use attnscope::tokenizer::final_index;
     // the 27 finals in order; ㄸ ㅃ ㅉ cannot be finals
