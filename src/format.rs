@@ -144,7 +144,9 @@ impl<'a> Tensors<'a> {
             Dtype::F32 => data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
             Dtype::F16 => data.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
             other => {
-                return Err(format_err!("tensor {scale:?} (scales of I8 {name:?}) has dtype {other:?}; expected F32 or F16"))
+                return Err(format_err!(
+                    "tensor {scale:?} (scales of I8 {name:?}) has dtype {other:?}; expected F32 or F16"
+                ))
             }
         };
         if let Some(r) = scales.iter().position(|v| !v.is_finite()) {
@@ -193,9 +195,7 @@ impl<'a> Tensors<'a> {
         };
         if let Some(base) = extra.strip_suffix(SCALE_SUFFIX) {
             if self.used.contains(base) {
-                return Err(format_err!(
-                    "tensor {extra:?} holds per-row scales, but {base:?} is not stored as I8"
-                ));
+                return Err(format_err!("tensor {extra:?} holds per-row scales, but {base:?} is not stored as I8"));
             }
             if self.st.tensor(base).is_err() {
                 return Err(format_err!("tensor {extra:?} holds per-row scales, but there is no I8 tensor {base:?}"));

@@ -253,6 +253,7 @@ impl Tokenizer {
 /// for every other character (and for ㄸ, ㅃ, ㅉ, which are never final).
 pub fn final_index(j: char) -> Option<u32> {
     // U+3131 ㄱ .. U+314E ㅎ, in code point order; 0 = cannot be a final consonant
+    #[rustfmt::skip]
     const T: [u32; 30] = [
         1, 2, 3, 4, 5, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 15, // ㄱ ㄲ ㄳ ㄴ ㄵ ㄶ ㄷ ㄸ ㄹ ㄺ .. ㅀ
         16, 17, 0, 18, 19, 20, 21, 22, 0, 23, 24, 25, 26, 27, // ㅁ ㅂ ㅃ ㅄ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ

@@ -443,7 +443,11 @@ fn quantise(t: &random_model::Tensor, f16: bool) -> (Raw, Raw, Vec<f32>) {
     }
     let q = Raw { dtype: Dtype::I8, shape: vec![rows, cols], bytes: q.iter().map(|&k| k as u8).collect() };
     let scale = if f16 {
-        Raw { dtype: Dtype::F16, shape: vec![rows], bytes: scales.iter().flat_map(|&s| half::f16::from_f32(s).to_le_bytes()).collect() }
+        Raw {
+            dtype: Dtype::F16,
+            shape: vec![rows],
+            bytes: scales.iter().flat_map(|&s| half::f16::from_f32(s).to_le_bytes()).collect(),
+        }
     } else {
         Raw { dtype: Dtype::F32, shape: vec![rows], bytes: scales.iter().flat_map(|s| s.to_le_bytes()).collect() }
     };
@@ -504,10 +508,12 @@ fn an_int8_file_runs_exactly_like_its_dequantised_f32_file() {
     let a = try_load("int8", &int8).expect("the int8 file loads");
     let b = try_load("dequantised f32", &f32s).expect("the F32 file loads");
     let opts = RunOptions::default();
-    let (ta, tb) = (a.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap(), b.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap());
+    let (ta, tb) =
+        (a.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap(), b.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap());
     assert_eq!(ta.encoder.memory.row_major(), tb.encoder.memory.row_major(), "encoder memory");
     assert_eq!(ta.decoder.logits.row_major(), tb.decoder.logits.row_major(), "logits");
-    let (ga, gb) = (attnscope::greedy(&a, &[4, 5, 6], &opts, 8).unwrap(), attnscope::greedy(&b, &[4, 5, 6], &opts, 8).unwrap());
+    let (ga, gb) =
+        (attnscope::greedy(&a, &[4, 5, 6], &opts, 8).unwrap(), attnscope::greedy(&b, &[4, 5, 6], &opts, 8).unwrap());
     assert_eq!(ga.tokens, gb.tokens, "greedy tokens");
     // And quantisation is a small change: the dequantised file is close to the original.
     let (s, w) = small();
