@@ -1,11 +1,20 @@
 //! Greedy generation: start from `<bos>`, run the decoder on the prefix, append the most
 //! probable next token, repeat until `<eos>` or the length limit, keeping every step.
+//!
+//! Unknown words survive through attention (the classic attention-based copy, e.g. Luong et
+//! al. 2015, "Addressing the Rare Word Problem in Neural Machine Translation"): when a step
+//! chooses the target `<unk>`, the source position with the largest cross-attention weight at
+//! that step, in the LAST decoder layer and averaged over the heads, is recorded in
+//! [`Step::copy`]. The token stays `<unk>` in [`Decoding::tokens`]; only the printed text
+//! ([`Decoding::text`]) shows the copied source token instead.
 
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::config::RunOptions;
 use crate::model::Model;
+use crate::tokenizer::Tokenizer;
 use crate::trace::{Mat, Trace};
 use crate::Result;
 
@@ -20,6 +29,31 @@ pub struct Step {
     /// The cross-attention row of the newest position, per decoder layer: `(h, S)`, row `i`
     /// is head `i`'s weights over the source tokens when this token was chosen.
     pub cross: Vec<Mat>,
+    /// When `token` is the target `<unk>`: the source word it stands for (see the module docs).
+    pub copy: Option<SourceCopy>,
+}
+
+/// A source token copied into the translation in place of a generated `<unk>`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceCopy {
+    /// Index into the source tokens (`Encoded::tokens`) of the copied word.
+    pub source: usize,
+    /// Its cross-attention weight at this step: last decoder layer, mean over the heads.
+    pub weight: f32,
+}
+
+/// The source position a generated `<unk>` copies, from the step's cross-attention rows
+/// (`(h, S)` per decoder layer): the arg-max (first on ties) over the source of the mean over
+/// heads of the last layer's row. `None` without layers or source tokens.
+pub fn copy_source(cross: &[Mat]) -> Option<SourceCopy> {
+    let last = cross.last()?; // (h, S)
+    if last.nrows() == 0 || last.ncols() == 0 {
+        return None;
+    }
+    let mean: Vec<f32> = last.column_iter().map(|c| c.sum() / last.nrows() as f32).collect(); // (S)
+    let source = argmax(&mean) as usize;
+    Some(SourceCopy { source, weight: mean[source] })
 }
 
 /// The result of [`greedy`].
@@ -34,6 +68,25 @@ pub struct Decoding {
     pub trace: Trace,
 }
 
+impl Decoding {
+    /// The translation as text ([`Tokenizer::detokenize`]), with each copied `<unk>` printed
+    /// as the source token it copies: `source[copy.source]`, where `source` is the tokens the
+    /// decoding was run on (`Encoded::tokens`).
+    ///
+    /// [`Tokenizer::detokenize`]: crate::tokenizer::Tokenizer::detokenize
+    pub fn text(&self, tokenizer: &Tokenizer, source: &[String]) -> String {
+        tokenizer.detokenize_with(&self.tokens, |i| {
+            let c = self.steps.get(i)?.copy?;
+            source.get(c.source).map(String::as_str)
+        })
+    }
+
+    /// The steps that copied a source word: `(step index, copy)`.
+    pub fn copies(&self) -> impl Iterator<Item = (usize, SourceCopy)> + '_ {
+        self.steps.iter().enumerate().filter_map(|(i, s)| Some((i, s.copy?)))
+    }
+}
+
 /// Greedy decoding of `src` for at most `max_steps` tokens (capped so that the decoder input
 /// stays within `max_len`).
 ///
@@ -46,12 +99,13 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
     let max_steps = max_steps.clamp(1, model.config.max_len);
     let mut tgt = vec![model.tokenizer.bos];
     let mut steps = Vec::new();
+    let unk = model.tokenizer.tgt_unk();
     loop {
         let dec = model.decode(&tgt, &encoder, opts)?;
         let last = dec.probs.nrows() - 1;
         let probs = dec.probs.row_vec(last);
         let token = argmax(&probs);
-        let cross = dec
+        let cross: Vec<Mat> = dec
             .layers
             .iter()
             .map(|l| {
@@ -59,7 +113,8 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
                 Mat(nalgebra::DMatrix::from_fn(heads.len(), src.len(), |i, j| heads[i].weights[(last, j)]))
             })
             .collect();
-        steps.push(Step { token, probs, cross });
+        let copy = if Some(token) == unk { copy_source(&cross) } else { None };
+        steps.push(Step { token, probs, cross, copy });
         if token == model.tokenizer.eos || steps.len() >= max_steps {
             let tokens = steps.iter().map(|s| s.token).collect();
             return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder: dec } });

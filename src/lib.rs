@@ -61,7 +61,7 @@ pub mod wasm;
 pub mod weighted_average;
 
 pub use config::{Activation, Config, Matrix as QkMatrix, Override, Positional, RunOptions, Stack};
-pub use decode::{greedy, Decoding, Step};
+pub use decode::{greedy, Decoding, SourceCopy, Step};
 pub use error::Error;
 pub use model::Model;
 pub use tokenizer::{Encoded, Tokenizer};

@@ -55,8 +55,10 @@ impl Serialize for Preserved {
     }
 }
 
+/// `None` crosses as `null` (not `undefined`), so that every field is present.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    Ok(value.serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))?)
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
+    Ok(value.serialize(&ser)?)
 }
 
 fn err(e: crate::Error) -> JsError {
@@ -109,6 +111,18 @@ struct StepOut<'a> {
     token: &'a str,
     top: Vec<Candidate<'a>>,
     cross: &'a [Mat],
+    /// A generated `<unk>` copies a source word: `{source, weight, word}`, else `null`.
+    copy: Option<CopyOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct CopyOut<'a> {
+    /// Index into the source tokens.
+    source: usize,
+    /// Mean cross-attention weight (last decoder layer) on it at this step.
+    weight: f32,
+    /// The source token, as tokenised.
+    word: &'a str,
 }
 
 #[derive(Serialize)]
@@ -297,16 +311,19 @@ impl Lab {
     }
 
     /// Greedy translation of the current source with the current options and edits. Returns
-    /// `{text, tokens, decoder_tokens, finished, steps: [{token, top: [{token, prob}], cross}], trace}`
-    /// and makes its decoder input the one [`Lab::run`] uses.
+    /// `{text, tokens, decoder_tokens, finished, steps: [{token, top: [{token, prob}], cross,
+    /// copy}], trace}` and makes its decoder input the one [`Lab::run`] uses. A step that
+    /// generated `<unk>` has `copy: {source, weight, word}` (the source token cross-attention
+    /// copies; `text` prints it in place of `<unk>`), every other step `copy: null`.
     pub fn translate(&mut self) -> Result<JsValue, JsError> {
         self.need_source()?;
         let dec = greedy(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
         self.target = dec.trace.decoder.embed.ids.clone();
         let tok = &self.model.tokenizer;
-        let steps = dec.steps.iter().map(|s| step_out(&self.model, s)).collect();
+        let src = &self.source.tokens;
+        let steps = dec.steps.iter().map(|s| step_out(&self.model, s, src)).collect();
         to_js(&Translation {
-            text: tok.detokenize(&dec.tokens),
+            text: dec.text(tok, src),
             tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
             decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
             finished: dec.tokens.last() == Some(&tok.eos),
@@ -378,7 +395,7 @@ impl Lab {
     }
 }
 
-fn step_out<'a>(model: &'a Model, s: &'a Step) -> StepOut<'a> {
+fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String]) -> StepOut<'a> {
     let mut order: Vec<usize> = (0..s.probs.len()).collect();
     order.sort_by(|&a, &b| s.probs[b].total_cmp(&s.probs[a]));
     let top = order
@@ -386,7 +403,8 @@ fn step_out<'a>(model: &'a Model, s: &'a Step) -> StepOut<'a> {
         .take(TOP_K)
         .map(|&i| Candidate { token: model.tokenizer.tgt_token(i as u32), prob: s.probs[i] })
         .collect();
-    StepOut { token: model.tokenizer.tgt_token(s.token), top, cross: &s.cross }
+    let copy = s.copy.and_then(|c| Some(CopyOut { source: c.source, weight: c.weight, word: src.get(c.source)? }));
+    StepOut { token: model.tokenizer.tgt_token(s.token), top, cross: &s.cross, copy }
 }
 
 fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
@@ -408,10 +426,13 @@ fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
     Ok((stack, matrix))
 }
 
-/// Real English word vectors (GloVe) for the lessons that start from raw word vectors.
+/// Real English word vectors (GloVe) for the lessons that start from raw word vectors, and
+/// for suggesting in-vocabulary neighbours of a word the model does not know.
 #[wasm_bindgen]
 pub struct Words {
     table: WordVectors,
+    /// The words [`Words::nearest`] chooses from (see [`Words::set_candidates`]).
+    candidates: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -427,7 +448,7 @@ impl Words {
     /// Load a vectors file.
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8]) -> Result<Words, JsError> {
-        Ok(Words { table: WordVectors::from_safetensors(bytes).map_err(err)? })
+        Ok(Words { table: WordVectors::from_safetensors(bytes).map_err(err)?, candidates: Vec::new() })
     }
 
     /// Split `text` like the translator does and look every token up:
@@ -458,6 +479,29 @@ impl Words {
     /// Vector width.
     pub fn dim(&self) -> Result<usize, JsError> {
         Ok(self.table.dim)
+    }
+
+    /// The words [`Words::nearest`] may suggest (e.g. a model's source vocabulary, from
+    /// `Lab.info().srcVocab`): an array of strings, set once. Returns how many have a vector.
+    #[wasm_bindgen(js_name = setCandidates)]
+    pub fn set_candidates(&mut self, words: JsValue) -> Result<usize, JsError> {
+        let words: Vec<String> = serde_wasm_bindgen::from_value(words)
+            .map_err(|e| JsError::new(&alloc::format!("setCandidates needs an array of strings: {e}")))?;
+        let with_vectors = words.iter().filter(|w| self.table.get(w).is_some()).count();
+        self.candidates = words;
+        Ok(with_vectors)
+    }
+
+    /// The `k` candidates nearest to `word` by cosine of their GloVe vectors, best first:
+    /// `[{word, cosine}]`. Empty when `word` has no vector (or no candidate has one); `word`
+    /// itself is never suggested. `word` is looked up as given (GloVe is lowercase).
+    pub fn nearest(&self, word: &str, k: usize) -> Result<JsValue, JsError> {
+        to_js(&self.table.nearest(word, &self.candidates, k))
+    }
+
+    /// Whether `word` has a vector.
+    pub fn has(&self, word: &str) -> Result<bool, JsError> {
+        Ok(self.table.get(word).is_some())
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! * `attnscope forward`: one teacher-forced forward pass, printed as one JSON object with the
 //!   tokens, the memory, the decoder output, the logits and every attention weight.
-//! * `attnscope translate`: greedy translation, one line per input text.
+//! * `attnscope translate`: greedy translation, one line per input text; a generated `<unk>`
+//!   prints as the source word cross-attention copies, reported on stderr.
 //! * `attnscope info`: the model's configuration (without the vocabularies) as JSON.
 //!
 //! Errors are one line on stderr, `attnscope: error: ...`, with exit code 2 when the command
@@ -51,6 +52,10 @@ enum Command {
     /// The decoder input is <bos> followed by the --tgt tokens, or the --tgt-ids verbatim.
     Forward(ForwardArgs),
     /// Greedy translation of each TEXT, one line per TEXT; unknown words are reported on stderr.
+    ///
+    /// A generated <unk> prints as the source word that received the most cross-attention at
+    /// that step (last decoder layer, mean over heads); each such copy is reported on stderr as
+    /// `attnscope: copied: "sofa" <- source 6 (weight 0.83)` (source token index from 0).
     Translate(TranslateArgs),
     /// The model's configuration (without the vocabularies) as JSON.
     Info(InfoArgs),
@@ -257,6 +262,11 @@ fn warn(msg: &str) {
     let _ = writeln!(io::stderr(), "attnscope: warning: {msg}");
 }
 
+/// Write an informational line on stderr (never fails).
+fn note(msg: &str) {
+    let _ = writeln!(io::stderr(), "attnscope: {msg}");
+}
+
 fn forward(args: ForwardArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
     let tok = &model.tokenizer;
@@ -335,7 +345,10 @@ fn translate(args: TranslateArgs) -> Result<(), Failure> {
             warn(&format!("unknown words in {text:?}, read as {:?}: {}", model.config.specials.unk, words.join(" ")));
         }
         let decoding = attnscope::greedy(&model, &enc.ids, &opts, max_steps)?;
-        writeln!(out, "{}", model.tokenizer.detokenize(&decoding.tokens))?;
+        for (_, c) in decoding.copies() {
+            note(&format!("copied: {:?} <- source {} (weight {:.2})", enc.tokens[c.source], c.source, c.weight));
+        }
+        writeln!(out, "{}", decoding.text(&model.tokenizer, &enc.tokens))?;
     }
     out.flush()?;
     Ok(())

@@ -183,3 +183,65 @@ fn kernel_smoothing_weights_sum_to_one() {
     assert!(kernel_smooth(&[0.0], &[0.0], 0.0, 0.0).is_err(), "zero width");
     assert!(kernel_smooth(&[0.0, 1.0], &[0.0], 0.0, 1.0).is_err(), "length mismatch");
 }
+
+#[path = "../support/random_model.rs"]
+#[allow(dead_code)]
+mod random_model;
+
+/// A random model (2 decoder layers) whose generator always picks `<unk>` (id 3).
+fn always_unk_model() -> Vec<u8> {
+    let spec = random_model::Spec { dec_layers: 2, ..random_model::Spec::small() };
+    let mut w = spec.weights(1);
+    w.get_mut("generator.weight").data.iter_mut().for_each(|v| *v = 0.0);
+    let bias = &mut w.get_mut("generator.bias").data;
+    bias.iter_mut().for_each(|v| *v = 0.0);
+    bias[3] = 10.0;
+    spec.file(&w)
+}
+
+#[wasm_bindgen_test]
+fn a_generated_unk_is_copied_from_the_source_in_steps_and_text() {
+    let mut lab = Lab::new(&always_unk_model()).unwrap();
+    lab.set_source("Sofa w5 zorblat").unwrap();
+    let out = lab.translate().unwrap();
+    let steps = Array::from(&get(&out, "steps"));
+    let source = ["sofa", "w5", "zorblat"];
+    let mut words = Vec::new();
+    for s in steps.iter() {
+        assert_eq!(get(&s, "token").as_string().unwrap(), "<unk>", "the step's token stays <unk>");
+        let i = num(&s, "copy.source") as usize;
+        let weight = num(&s, "copy.weight");
+        assert!(i < 3 && weight > 0.0 && weight <= 1.0, "copy {i} {weight}");
+        assert_eq!(get(&s, "copy.word").as_string().unwrap(), source[i]);
+        words.push(source[i]);
+    }
+    assert_eq!(get(&out, "text").as_string().unwrap(), words.join(" "), "the text prints the copied words");
+    let tokens = Array::from(&get(&out, "tokens"));
+    assert!(tokens.iter().all(|t| t.as_string().unwrap() == "<unk>"), "tokens keep <unk>");
+    // a model that does not produce <unk>: copy is null (not undefined) on every step
+    let out = lab_translate_plain();
+    let steps = Array::from(&get(&out, "steps"));
+    assert!(steps.iter().all(|s| get(&s, "copy").is_null()), "copy: null");
+}
+
+fn lab_translate_plain() -> JsValue {
+    let mut lab = lab();
+    lab.translate().unwrap()
+}
+
+const GLOVE: &[u8] = include_bytes!("../../www/models/glove-50d.safetensors");
+
+#[wasm_bindgen_test]
+fn words_suggest_the_nearest_candidates() {
+    let mut words = Words::new(GLOVE).unwrap();
+    let list: Array =
+        ["dog", "couch", "chair", "zorblat", "sofa", "table"].iter().map(|w| JsValue::from_str(w)).collect();
+    assert_eq!(words.set_candidates(list.into()).unwrap(), 5, "five candidates have a vector");
+    let near = Array::from(&words.nearest("sofa", 2).unwrap());
+    assert_eq!(near.length(), 2);
+    assert_eq!(get(&near.get(0), "word").as_string().unwrap(), "couch");
+    assert!(num(&near.get(0), "cosine") >= num(&near.get(1), "cosine"));
+    assert_eq!(Array::from(&words.nearest("zorblat", 3).unwrap()).length(), 0, "no vector, no suggestion");
+    assert!(words.has("sofa").unwrap() && !words.has("zorblat").unwrap());
+    assert!(words.set_candidates(JsValue::from_f64(3.0)).is_err(), "not an array of strings");
+}
