@@ -98,9 +98,32 @@ impl WordVectors {
 
     /// The vector of `word` (looked up as given; GloVe 6B is lowercase), or `None` if unknown.
     pub fn get(&self, word: &str) -> Option<Vec<f32>> {
-        let i = *self.index.get(word)?;
-        let row = &self.values[i * self.dim..(i + 1) * self.dim];
-        Some(row.iter().map(|&v| v as f32 * self.scales[i]).collect())
+        Some(self.row(*self.index.get(word)?))
+    }
+
+    /// The `k` words of `candidates` whose vectors have the highest cosine with the vector of
+    /// `word`, best first (ties in candidate order). `word` itself, repeated candidates and
+    /// candidates without a vector are skipped; a `word` without a vector gets nothing.
+    /// For "in-vocabulary neighbours": `candidates` is a model's source vocabulary.
+    pub fn nearest(&self, word: &str, candidates: &[String], k: usize) -> Vec<Neighbour> {
+        let Some(&w) = self.index.get(word) else { return Vec::new() };
+        let target = self.row(w);
+        let mut seen = alloc::collections::BTreeSet::from([w]);
+        let mut found: Vec<Neighbour> = candidates
+            .iter()
+            .filter_map(|c| {
+                let i = *self.index.get(c.as_str())?;
+                seen.insert(i).then(|| Neighbour { word: c.clone(), cosine: cosine(&target, &self.row(i)) })
+            })
+            .collect();
+        found.sort_by(|a, b| b.cosine.total_cmp(&a.cosine)); // stable: ties keep candidate order
+        found.truncate(k);
+        found
+    }
+
+    /// The vector of row `i`, dequantised.
+    fn row(&self, i: usize) -> Vec<f32> {
+        self.values[i * self.dim..(i + 1) * self.dim].iter().map(|&v| v as f32 * self.scales[i]).collect()
     }
 
     /// Vectors of `words`; the second list holds the positions of unknown words, whose
@@ -119,6 +142,16 @@ impl WordVectors {
             .collect();
         (vecs, unknown)
     }
+}
+
+/// A candidate word and its cosine similarity to the word asked about ([`WordVectors::nearest`]).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Neighbour {
+    /// The candidate.
+    pub word: String,
+    /// Cosine of the two vectors, in [-1, 1].
+    pub cosine: f32,
 }
 
 /// Cosine similarity of two equal-length vectors (0 when either is zero).

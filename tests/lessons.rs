@@ -61,3 +61,56 @@ fn pca_of_a_single_row_is_zero() {
     let (points, _) = pca2(&DMatrix::from_row_slice(1, 3, &[1.0, 2.0, 3.0]));
     assert_eq!(points.as_slice(), &[0.0, 0.0]);
 }
+
+/// The committed GloVe table (www/models/glove-50d.safetensors).
+fn glove() -> attnscope::WordVectors {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/glove-50d.safetensors");
+    attnscope::WordVectors::from_safetensors(&std::fs::read(path).unwrap()).expect("the GloVe table loads")
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+#[test]
+fn nearest_neighbours_among_candidates_by_cosine() {
+    use attnscope::vectors::cosine;
+    let v = glove();
+    let candidates = strings(&["dog", "sofa", "couch", "chair", "zorblat", "<unk>", "run", "couch", "table"]);
+    let near = v.nearest("sofa", &candidates, 3);
+    let words: Vec<&str> = near.iter().map(|n| n.word.as_str()).collect();
+    println!("sofa: {near:?}");
+    assert_eq!(words[0], "couch", "the nearest to sofa: {near:?}");
+    assert_eq!(near.len(), 3);
+    assert!(!words.contains(&"sofa"), "never the word itself");
+    assert_eq!(words.iter().filter(|w| **w == "couch").count(), 1, "a repeated candidate counts once");
+    for n in &near {
+        let want = cosine(&v.get("sofa").unwrap(), &v.get(&n.word).unwrap());
+        assert!((n.cosine - want).abs() < 1e-6, "{}: {} vs {want}", n.word, n.cosine);
+    }
+    assert!(near.windows(2).all(|p| p[0].cosine >= p[1].cosine), "best first");
+    // every candidate with a vector, when k is large: not "zorblat" nor "<unk>"
+    let all = v.nearest("sofa", &candidates, 100);
+    assert_eq!(all.len(), 5, "dog couch chair run table and nothing else: {all:?}");
+    // no vector: nothing
+    assert!(v.nearest("zorblat", &candidates, 3).is_empty());
+    assert!(v.nearest("sofa", &[], 3).is_empty());
+    assert!(v.nearest("sofa", &candidates, 0).is_empty());
+}
+
+#[test]
+fn in_vocabulary_neighbours_of_words_the_demo_model_does_not_know() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/en-ko.safetensors")).unwrap();
+    let model = attnscope::Model::from_safetensors(&bytes).unwrap();
+    let vocab = &model.config.src_vocab;
+    let v = glove();
+    for word in ["sofa", "couch", "sleeping"] {
+        if vocab.iter().any(|w| w == word) {
+            continue; // a later model may know it
+        }
+        let near = v.nearest(word, vocab, 3);
+        println!("{word}: {near:?}");
+        assert_eq!(near.len(), 3, "{word}: three in-vocabulary neighbours");
+        assert!(near.iter().all(|n| vocab.contains(&n.word) && n.word != word));
+    }
+}
