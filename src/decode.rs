@@ -11,6 +11,7 @@
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use crate::config::RunOptions;
 use crate::model::Model;
@@ -75,7 +76,13 @@ impl Decoding {
     ///
     /// [`Tokenizer::detokenize`]: crate::tokenizer::Tokenizer::detokenize
     pub fn text(&self, tokenizer: &Tokenizer, source: &[String]) -> String {
-        tokenizer.detokenize_with(&self.tokens, |i| {
+        self.text_spans(tokenizer, source).0
+    }
+
+    /// [`Decoding::text`] and, per generated token, the byte range of the text it printed
+    /// (`None` for `<eos>`): where a copied word is, for a page that marks it.
+    pub fn text_spans(&self, tokenizer: &Tokenizer, source: &[String]) -> (String, Vec<Option<Range<usize>>>) {
+        tokenizer.detokenize_spans(&self.tokens, |i| {
             let c = self.steps.get(i)?.copy?;
             source.get(c.source).map(String::as_str)
         })

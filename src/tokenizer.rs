@@ -36,6 +36,7 @@
 //! final consonant). Examples: 가 + ㄴ다 -> 간다, 크 + ㄴ -> 큰, 먹어 + ㅆ다 -> 먹었다, 하 + ㄹ -> 할.
 
 use alloc::collections::BTreeMap;
+use core::ops::Range;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -224,9 +225,22 @@ impl Tokenizer {
     /// `text(i)` when that is `Some` (a copied source word in place of `<unk>`). Whether it is
     /// glued still depends on the vocabulary token.
     pub fn detokenize_with<'a>(&self, ids: &[u32], text: impl Fn(usize) -> Option<&'a str>) -> String {
+        self.detokenize_spans(ids, text).0
+    }
+
+    /// [`Tokenizer::detokenize_with`], also telling where each position of `ids` was printed:
+    /// the byte range of the output it wrote, `None` for a token that prints nothing (`<bos>`,
+    /// `<eos>`, `<pad>`). A jamo composed into the syllable before it covers that syllable.
+    pub fn detokenize_spans<'a>(
+        &self,
+        ids: &[u32],
+        text: impl Fn(usize) -> Option<&'a str>,
+    ) -> (String, Vec<Option<Range<usize>>>) {
         let mut out = String::new();
+        let mut spans = Vec::with_capacity(ids.len());
         for (i, &id) in ids.iter().enumerate() {
             if id == self.bos || id == self.eos || Some(id) == self.pad {
+                spans.push(None);
                 continue;
             }
             let tok = self.tgt_token(id);
@@ -236,16 +250,19 @@ impl Tokenizer {
                 _ => (self.settings.glue.iter().any(|g| g == tok), tok),
             };
             let shown = text(i).unwrap_or(body);
-            if out.is_empty() {
-                out.push_str(shown);
-            } else if !glued {
+            if !out.is_empty() && !glued {
                 out.push(' ');
-                out.push_str(shown);
-            } else if !(self.settings.compose_jamo && compose_final(&mut out, shown)) {
+            }
+            let mut start = out.len();
+            let last = out.chars().next_back().map_or(0, char::len_utf8);
+            if !out.is_empty() && glued && self.settings.compose_jamo && compose_final(&mut out, shown) {
+                start -= last; // the composed syllable belongs to this token too
+            } else {
                 out.push_str(shown);
             }
+            spans.push(Some(start..out.len()));
         }
-        out
+        (out, spans)
     }
 }
 

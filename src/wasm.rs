@@ -123,6 +123,9 @@ struct CopyOut<'a> {
     weight: f32,
     /// The source token, as tokenised.
     word: &'a str,
+    /// Where `text` prints it: UTF-16 offsets (JavaScript string indices), `text.slice(start, end)`.
+    start: usize,
+    end: usize,
 }
 
 #[derive(Serialize)]
@@ -231,6 +234,18 @@ impl Lab {
         to_js(&Source { tokens: &self.source.tokens, ids: &self.source.ids, unknown: &self.source.unknown, dropped })
     }
 
+    /// Tokenise `text` with the model's tokenizer without changing the lab's sentence:
+    /// `{tokens, ids, unknown}` (positions of the words outside the source vocabulary), for
+    /// marking unknown words while the reader types. Empty text gives no tokens (not an error).
+    pub fn tokenize(&self, text: &str) -> Result<JsValue, JsError> {
+        let enc = self.model.tokenizer.encode_src(text).unwrap_or(Encoded {
+            tokens: Vec::new(),
+            ids: Vec::new(),
+            unknown: Vec::new(),
+        });
+        to_js(&Source { tokens: &enc.tokens, ids: &enc.ids, unknown: &enc.unknown, dropped: 0 })
+    }
+
     /// Change run options: `{heads, scale, causalDecoder, causalEncoder, positional}`, each
     /// optional. A new head count clears the Q/K edits (their blocks change shape).
     #[wasm_bindgen(js_name = setOptions)]
@@ -313,17 +328,26 @@ impl Lab {
     /// Greedy translation of the current source with the current options and edits. Returns
     /// `{text, tokens, decoder_tokens, finished, steps: [{token, top: [{token, prob}], cross,
     /// copy}], trace}` and makes its decoder input the one [`Lab::run`] uses. A step that
-    /// generated `<unk>` has `copy: {source, weight, word}` (the source token cross-attention
-    /// copies; `text` prints it in place of `<unk>`), every other step `copy: null`.
+    /// generated `<unk>` has `copy: {source, weight, word, start, end}` (the source token
+    /// cross-attention copies; `text.slice(start, end)` is where `text` prints it in place of
+    /// `<unk>`), every other step `copy: null`.
     pub fn translate(&mut self) -> Result<JsValue, JsError> {
         self.need_source()?;
         let dec = greedy(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
         self.target = dec.trace.decoder.embed.ids.clone();
         let tok = &self.model.tokenizer;
         let src = &self.source.tokens;
-        let steps = dec.steps.iter().map(|s| step_out(&self.model, s, src)).collect();
+        let (text, spans) = dec.text_spans(tok, src);
+        // byte offsets -> UTF-16 offsets, the indices of a JavaScript string
+        let utf16 = |byte: usize| text[..byte].encode_utf16().count();
+        let steps = dec
+            .steps
+            .iter()
+            .zip(&spans)
+            .map(|(s, span)| step_out(&self.model, s, src, span.as_ref().map(|r| (utf16(r.start), utf16(r.end)))))
+            .collect();
         to_js(&Translation {
-            text: dec.text(tok, src),
+            text,
             tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
             decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
             finished: dec.tokens.last() == Some(&tok.eos),
@@ -395,7 +419,8 @@ impl Lab {
     }
 }
 
-fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String]) -> StepOut<'a> {
+/// One step for JavaScript; `span` = where the translation text prints this step's token.
+fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String], span: Option<(usize, usize)>) -> StepOut<'a> {
     let mut order: Vec<usize> = (0..s.probs.len()).collect();
     order.sort_by(|&a, &b| s.probs[b].total_cmp(&s.probs[a]));
     let top = order
@@ -403,7 +428,10 @@ fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String]) -> StepOut<'a>
         .take(TOP_K)
         .map(|&i| Candidate { token: model.tokenizer.tgt_token(i as u32), prob: s.probs[i] })
         .collect();
-    let copy = s.copy.and_then(|c| Some(CopyOut { source: c.source, weight: c.weight, word: src.get(c.source)? }));
+    let copy = s.copy.and_then(|c| {
+        let (start, end) = span?;
+        Some(CopyOut { source: c.source, weight: c.weight, word: src.get(c.source)?, start, end })
+    });
     StepOut { token: model.tokenizer.tgt_token(s.token), top, cross: &s.cross, copy }
 }
 

@@ -437,3 +437,17 @@ fn final_consonant_index_of_every_compatibility_jamo() {
         assert_eq!(final_index(j), None, "{j:?}");
     }
 }
+
+#[test]
+fn detokenize_spans_say_where_each_token_printed() {
+    // 나는 (6 bytes) + space + "Seoul" in place of <unk> (5) + 에 glued (3): "나는 Seoul에"
+    let tok = korean_tokenizer();
+    let (text, spans) = tok.detokenize_spans(&[1, 4, 3, 6, 2], |i| (i == 2).then_some("Seoul"));
+    assert_eq!(text, "나는 Seoul에");
+    assert_eq!(spans, [None, Some(0..6), Some(7..12), Some(12..15), None]);
+    // a composed jamo covers the syllable it went into: 가 + ㅆ다 -> 갔다 (bytes 0..6), "." 6..7
+    let jamo = jamo_tokenizer(true);
+    let (text, spans) = jamo.detokenize_spans(&[4, 10, 17], |_| None);
+    assert_eq!(text, "갔다.");
+    assert_eq!(spans, [Some(0..3), Some(0..6), Some(6..7)]);
+}

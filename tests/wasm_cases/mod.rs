@@ -245,3 +245,31 @@ fn words_suggest_the_nearest_candidates() {
     assert!(words.has("sofa").unwrap() && !words.has("zorblat").unwrap());
     assert!(words.set_candidates(JsValue::from_f64(3.0)).is_err(), "not an array of strings");
 }
+
+#[wasm_bindgen_test]
+fn tokenize_reports_unknown_words_without_changing_the_sentence() {
+    let mut lab = lab();
+    let before = lab.translate().unwrap();
+    let out = lab.tokenize("W4 zebra w5").unwrap();
+    let unknown: Vec<f64> = Array::from(&get(&out, "unknown")).iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(unknown, vec![1.0]);
+    assert_eq!(Array::from(&get(&out, "tokens")).length(), 3);
+    assert_eq!(Array::from(&get(&lab.tokenize("   ").unwrap(), "tokens")).length(), 0, "empty text: no tokens");
+    // the lab still holds "w4 w5 w6 w7 w8"
+    let after = lab.translate().unwrap();
+    assert_eq!(get(&after, "text").as_string(), get(&before, "text").as_string());
+    assert_eq!(mat(&lab.run().unwrap(), "trace.encoder.memory").0, 5);
+}
+
+#[wasm_bindgen_test]
+fn a_copied_word_says_where_the_text_prints_it() {
+    let mut lab = Lab::new(&always_unk_model()).unwrap();
+    lab.set_source("Sofa w5 zorblat").unwrap();
+    let out = lab.translate().unwrap();
+    let text: Vec<u16> = get(&out, "text").as_string().unwrap().encode_utf16().collect();
+    for s in Array::from(&get(&out, "steps")).iter() {
+        let (start, end) = (num(&s, "copy.start") as usize, num(&s, "copy.end") as usize);
+        let word = get(&s, "copy.word").as_string().unwrap();
+        assert_eq!(String::from_utf16(&text[start..end]).unwrap(), word, "text.slice(start, end)");
+    }
+}
