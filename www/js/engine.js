@@ -99,6 +99,11 @@ export class Engine {
     return this.call((l) => l.translate());
   }
 
+  /** Tokens and unknown words of `text` without changing the sentence (null on older builds). */
+  tokenize(text) {
+    return this.call((l) => (typeof l.tokenize === "function" ? l.tokenize(text) : null));
+  }
+
   run() {
     return this.call((l) => l.run());
   }
