@@ -1,6 +1,8 @@
 // Decoding step by step: at each greedy step, the prefix the decoder saw, the five most
 // probable next tokens as bars, the token chosen, and the cross-attention row over the source
-// tokens (every head of one decoder layer) that was computed while choosing it.
+// tokens (every head of one decoder layer) that was computed while choosing it. A step that
+// wrote <unk> and copied a source word through cross-attention (the engine's `copy` record) is
+// marked like the copied word in the translation.
 
 import { el, fmt } from "./dom.js";
 import { Heatmap } from "./heatmap.js";
@@ -29,13 +31,14 @@ export class Decoding {
     this.barsTitle = el("h4", "dec-sub");
     this.bars = el("ol", "dec-bars", { lang: "ko" });
     this.chosen = el("p", "dec-chosen", { role: "status" });
+    this.copy = el("p", "dec-copy", { hidden: true });
     this.crossTitle = el("h4", "dec-sub");
     const crossBox = el("div", "dec-cross");
     this.cross = new Heatmap(crossBox, { rowRole: null, colRole: "key", maxCell: 30, minCell: 12, t: this.t });
 
     const cols = el("div", "dec-cols");
     const left = el("div", "dec-col");
-    left.append(this.prefixTitle, this.prefix, this.barsTitle, this.bars, this.chosen);
+    left.append(this.prefixTitle, this.prefix, this.barsTitle, this.bars, this.chosen, this.copy);
     const right = el("div", "dec-col");
     right.append(this.crossTitle, crossBox);
     cols.append(left, right);
@@ -43,6 +46,19 @@ export class Decoding {
     container.append(this.root);
     this.step = 0;
     this.data = null;
+  }
+
+  copyText(c) {
+    return this.t("copy.tip", { word: c.word, w: fmt(c.weight, 2) });
+  }
+
+  /** A token chip; a copied <unk> shows the source word it copies, marked as copied. */
+  chip(step, cls) {
+    if (!step.copy) return el("span", cls, {}, step.token);
+    const tip = this.copyText(step.copy);
+    const c = el("span", `${cls} copied`, { lang: "en", title: tip }, step.copy.word);
+    c.append(el("span", "sr-only", {}, ` (${step.token}: ${tip})`));
+    return c;
   }
 
   showTable(visible) {
@@ -75,9 +91,9 @@ export class Decoding {
 
     this.prefixTitle.textContent = this.t("dec.prefix");
     const chips = [el("span", "chip chip-special", {}, "<bos>")];
-    for (let k = 0; k < this.step; k++) chips.push(el("span", "chip", {}, d.steps[k].token));
+    for (let k = 0; k < this.step; k++) chips.push(this.chip(d.steps[k], "chip"));
     chips.push(el("span", "chip-arrow", { "aria-hidden": "true" }, "→"));
-    chips.push(el("span", "chip chip-chosen", {}, st.token));
+    chips.push(this.chip(st, "chip chip-chosen"));
     this.prefix.replaceChildren(...chips);
 
     this.barsTitle.textContent = this.t("dec.top");
@@ -94,6 +110,14 @@ export class Decoding {
     });
     this.bars.replaceChildren(...items);
     this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.top[0].prob * 100, 1) });
+    this.copy.hidden = !st.copy;
+    if (st.copy) {
+      const tip = this.copyText(st.copy);
+      const where = this.t("dec.copyLayer", { layer: st.cross.length });
+      this.copy.replaceChildren(`${this.t("dec.copy")} `, el("span", "copied", { lang: "en", title: tip }, st.copy.word), ` (${tip}; ${where})`);
+    } else {
+      this.copy.replaceChildren();
+    }
 
     const layer = Math.min(d.layer, st.cross.length - 1);
     this.crossTitle.textContent = this.t("dec.cross", { layer: layer + 1 });

@@ -26,6 +26,9 @@ import { encodeEdits, applyEdits } from "./edits.js";
 import { exportRow, saveMap } from "./export.js";
 import { setupShare, linkFor } from "./share.js";
 import { startEmbed } from "./embed.js";
+import { SentenceBox } from "./sentence_box.js";
+import { Suggestions, isWord } from "./suggest.js";
+import { EXAMPLES, exampleLabel } from "./examples.js";
 
 const params = new URLSearchParams(location.search);
 const BENCH = params.has("bench");
@@ -41,6 +44,10 @@ let cur = null;
 let pair = null;
 /** The last sentence the engine accepted (the lab's source whenever `cur` is set). */
 let lastGood = null;
+/** The sentence box's inline marks of unknown words (sentence_box.js). */
+let box = null;
+/** Neighbours of unknown words from the GloVe vectors, loaded on first need (suggest.js). */
+let suggestions = null;
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -61,6 +68,27 @@ function buildViews() {
   views.pairA = new Heatmap($("order-a"), { maxCell: 30 });
   views.pairB = new Heatmap($("order-b"), { maxCell: 30 });
   views.exportRow = exportRow($("export-main"), exportMain);
+  box = new SentenceBox({
+    textarea: $("sentence"),
+    marks: $("sentence-marks"),
+    list: $("sentence-unknown"),
+    summary: $("sentence-unknown-summary"),
+    tokenize: (text) => {
+      if (!engine || engine.broken || !info) return null;
+      try {
+        return engine.tokenize(text);
+      } catch {
+        return null; // the translation reports the problem
+      }
+    },
+    suggestions: () => suggestions,
+    onReplace: (text) => {
+      clearTimeout(typingTimer);
+      setState({ sentence: text });
+      retranslate();
+    },
+    t,
+  });
 }
 
 /** Download the main heatmap (export.js); returns the file name. */
@@ -148,6 +176,7 @@ const queryRow = (nrows) => C.queryRow(state, nrows);
 function renderSentence() {
   const ta = $("sentence");
   if (ta.value !== state.sentence) ta.value = state.sentence;
+  box.update();
   if (!cur) return;
   const { src, tr } = cur;
   const unknown = new Set(src.unknown);
@@ -174,11 +203,96 @@ function renderSentence() {
   } else {
     tn.hidden = true;
   }
-  $("translation").textContent = tr.text || t("translation.nothing");
+  renderTranslation(tr);
   const meta = [t("translation.meta", { n: tr.tokens.length })];
+  const copied = copiesOf(tr);
+  if (copied.length) meta.push(t("translation.copied", { n: copied.length, words: copied.map((c) => `“${c.word}”`).join(", ") }));
   if (!tr.finished) meta.push(t("translation.unfinished"));
   if (engine && engine.edits.size > 0) meta.push(t("translation.edited"));
   $("translation-meta").textContent = meta.join(" ");
+}
+
+/** The copy records of a translation (steps that printed a source word for <unk>), in text order. */
+function copiesOf(tr) {
+  return tr.steps.flatMap((s, step) => (s.copy ? [{ ...s.copy, step }] : [])).sort((a, b) => a.start - b.start);
+}
+
+const copyText = (c) => t("copy.tip", { word: c.word, w: fmt(c.weight, 2) });
+
+/**
+ * The translation, with each copied word marked: a focusable span described by
+ * "copied from 'sofa' by cross-attention, weight 0.83" (a tooltip on hover and focus).
+ */
+function renderTranslation(tr) {
+  hideCopyTip();
+  const out = $("translation");
+  const text = tr.text;
+  const descs = [];
+  const parts = [];
+  let at = 0;
+  if (!text) {
+    out.textContent = t("translation.nothing");
+    $("copy-descs").replaceChildren();
+    return;
+  }
+  for (const c of copiesOf(tr)) {
+    if (c.start < at || c.end > text.length) continue;
+    const id = `copy-desc-${c.step}`;
+    descs.push(el("span", "", { id }, copyText(c)));
+    parts.push(text.slice(at, c.start), el("span", "copied", { tabindex: 0, lang: "en", "aria-describedby": id, "data-tip": copyText(c) }, text.slice(c.start, c.end)));
+    at = c.end;
+  }
+  parts.push(text.slice(at));
+  out.replaceChildren(...parts);
+  $("copy-descs").replaceChildren(...descs);
+}
+
+function showCopyTip(span) {
+  const tip = $("copy-tip");
+  tip.textContent = span.dataset.tip;
+  tip.hidden = false;
+  const wrap = tip.parentElement;
+  const left = Math.max(0, Math.min(span.offsetLeft, wrap.clientWidth - tip.offsetWidth));
+  tip.style.left = `${left}px`;
+  tip.style.top = `${span.offsetTop + span.offsetHeight + 4}px`;
+}
+
+function hideCopyTip() {
+  $("copy-tip").hidden = true;
+}
+
+/** The hint under the box: how to use it, and what the model knows (counted from the model). */
+function renderHint() {
+  let text = t("sentence.hint");
+  if (info) {
+    const n = info.srcVocab.filter(isWord).length;
+    text += ` ${t("sentence.knows", { n: n.toLocaleString(getLang() === "ko" ? "ko-KR" : "en-US") })}`;
+  }
+  $("sentence-hint").textContent = text;
+}
+
+/** "Try these": one button per example sentence (examples.js). */
+function renderExamples() {
+  const lang = getLang();
+  const preview = $("try-preview");
+  const buttons = EXAMPLES.map((ex) => {
+    const label = exampleLabel(ex, lang);
+    const b = el("button", "btn btn-small", { type: "button", "aria-label": t("examples.button", { label, sentence: ex.text }) }, label);
+    b.addEventListener("click", () => {
+      clearTimeout(typingTimer);
+      setState({ sentence: ex.text, query: null });
+      $("sentence").value = ex.text;
+      box.render();
+      retranslate();
+    });
+    const show = () => {
+      preview.textContent = `“${ex.text}”`;
+    };
+    b.addEventListener("mouseenter", show);
+    b.addEventListener("focus", show);
+    return b;
+  });
+  $("try-list").replaceChildren(...buttons);
 }
 
 /** How many W_Q/W_K blocks of the page's link could not be used (a notice when > 0). */
@@ -436,6 +550,7 @@ async function retranslate({ keepStep = false } = {}) {
 let typingTimer = 0;
 function onSentenceInput() {
   setState({ sentence: $("sentence").value });
+  box.update();
   clearTimeout(typingTimer);
   typingTimer = setTimeout(() => retranslate(), 350);
 }
@@ -566,6 +681,19 @@ function wire() {
     setState({ sentence: S.SEED_SENTENCE, query: null });
     retranslate();
   });
+  const tr = $("translation");
+  const copiedOf = (e) => e.target.closest?.(".copied");
+  tr.addEventListener("mouseover", (e) => copiedOf(e) && showCopyTip(copiedOf(e)));
+  tr.addEventListener("mouseout", (e) => copiedOf(e) && document.activeElement !== copiedOf(e) && hideCopyTip());
+  tr.addEventListener("focusin", (e) => copiedOf(e) && showCopyTip(copiedOf(e)));
+  tr.addEventListener("focusout", hideCopyTip);
+  document.addEventListener("keydown", (e) => e.key === "Escape" && hideCopyTip());
+  const tryList = $("try-list");
+  const clearPreview = () => {
+    if (!tryList.contains(document.activeElement)) $("try-preview").textContent = "";
+  };
+  tryList.addEventListener("mouseleave", clearPreview);
+  tryList.addEventListener("focusout", () => setTimeout(clearPreview, 0));
   $("banner-close").addEventListener("click", clearError);
   setupShare({ getState: () => state, getLang, t });
   $("opt-mask").addEventListener("change", (e) => setOption({ causalDecoder: e.target.checked }));
@@ -598,6 +726,9 @@ function wire() {
     b.addEventListener("click", () => {
       setState({ lang: b.dataset.lang });
       applyLanguage(b.dataset.lang);
+      renderHint();
+      renderExamples();
+      box.render();
       if (cur) renderAll();
       else renderControls();
     });
@@ -610,12 +741,16 @@ async function boot() {
   wire();
   renderControls();
   renderSelectors();
+  renderHint();
+  renderExamples();
   $("sentence").value = state.sentence;
   setStatus(t("status.loading"));
   engine = new Engine(ASSET.model);
   try {
     await engine.load();
     info = engine.info();
+    suggestions = new Suggestions(info.srcVocab);
+    renderHint();
   } catch (e) {
     setStatus("");
     showError(t("error.load", { url: ASSET.model, message: e.message }));
