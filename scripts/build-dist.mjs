@@ -146,5 +146,5 @@ console.log(`build-dist: dist/ ${files.length} files, service worker ${version}`
 console.log(`  pages, JS, CSS and wasm-bindgen glue: ${weigh(code)}`);
 console.log(`  engine pkg/attnscope_bg.wasm:         ${weigh(["pkg/attnscope_bg.wasm"])}`);
 console.log(`  demo model models/en-ko.safetensors:  ${weigh(["models/en-ko.safetensors"])}`);
-console.log(`  word vectors (lesson only):           ${weigh(["models/glove-50d.safetensors"])}`);
+console.log(`  word vectors (lesson; lab on demand): ${weigh(["models/glove-50d.safetensors"])}`);
 console.log(`  single file attnscope.html:           ${kb(statSync(join(DIST, "attnscope.html")).size)}`);
