@@ -84,8 +84,9 @@ export class Decoding {
     this.sliderLabel.textContent = this.t("dec.slider");
     this.slider.max = String(n);
     this.slider.value = String(this.step + 1);
-    this.slider.setAttribute("aria-valuetext", this.t("dec.position", { k: this.step + 1, n, token: st.token }));
-    this.position.textContent = this.t("dec.position", { k: this.step + 1, n, token: st.token });
+    const shown = st.copy ? `${st.token} → ${st.copy.word}` : st.token; // a copy step says what it printed
+    this.slider.setAttribute("aria-valuetext", this.t("dec.position", { k: this.step + 1, n, token: shown }));
+    this.position.textContent = this.t("dec.position", { k: this.step + 1, n, token: shown });
     this.prev.disabled = this.step === 0;
     this.next.disabled = this.step >= n - 1;
 
