@@ -77,7 +77,13 @@ pub struct TokenizerConfig {
 
 impl Default for TokenizerConfig {
     fn default() -> Self {
-        TokenizerConfig { lowercase: true, contractions: true, glue: Vec::new(), compose_jamo: false, glue_prefix: String::new() }
+        TokenizerConfig {
+            lowercase: true,
+            contractions: true,
+            glue: Vec::new(),
+            compose_jamo: false,
+            glue_prefix: String::new(),
+        }
     }
 }
 

@@ -36,9 +36,9 @@
 //! final consonant). Examples: 가 + ㄴ다 -> 간다, 크 + ㄴ -> 큰, 먹어 + ㅆ다 -> 먹었다, 하 + ㄹ -> 할.
 
 use alloc::collections::BTreeMap;
-use core::ops::Range;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use crate::config::{Config, TokenizerConfig};
 use crate::error::input_err;
