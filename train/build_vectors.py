@@ -44,7 +44,7 @@ def demo_words(train_tsv):
     """The English tokens of the demo corpus (regenerated with the default seed if needed)."""
     if os.path.exists(train_tsv):
         rows = read_tsv(train_tsv)
-        texts = [en for en, _, _ in rows]
+        texts = [en for en, *_ in rows]
     else:
         import corpus
 

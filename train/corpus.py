@@ -1,61 +1,56 @@
 #!/usr/bin/env python3
-"""Seeded, deterministic English -> Korean toy corpus with gold word alignments.
+"""Seeded English -> Korean corpus of everyday sentences, with gold word alignments.
 
-The language: English SVO clauses and their Korean SOV translations, one or two clauses per
-sentence ("and" / "but" / "because" / "so"), with adjectives, negation, present/past tense,
-location / company / recipient phrases, time and frequency adverbs, and pronouns that must be
-resolved: in a second clause "he" / "she" / "they" / "it" (and "him" / "her" / "them") are
-translated as the Korean word of their antecedent in the first clause, and a pronoun is only used
-when exactly one antecedent agrees with it (names and person nouns carry a gender), so the model
-has to look back at the right word.  The seed sentence of the demo,
+Version 2 of the demo translator's data. The words come from `train/lexicon/*.tsv` (about 4,000
+everyday English lemmas with their Korean); the grammar is written here:
 
-    Emma hates games, but she's a great friend
-    -> 엠마 는 게임 을 싫어하 지만 , 엠마 는 훌륭한 친구 이다 .
+* statements, yes/no and wh- questions (where, what, who, when, why), requests and imperatives
+  ("please close the door" -> 문을 닫으세요, "don't ..." -> ...지 마라, "let's ..." -> ...자);
+* tense and aspect: present, past, progressive (고 있다), perfect (as the past), future
+  (ㄹ 것이다), modals can / could (ㄹ 수 있다 / 있었다), must / should (아야 한다), want to (고 싶다);
+  negation (지 않다, 수 없다, 없다, 모르다, 아니다);
+* prepositional phrases of place (in, at, on, under, near, behind) and time (on Monday, in May,
+  in the morning, every day, last week ...), frequency, manner and degree adverbs, "with" a person,
+  "by" a vehicle, numbers one to twenty with Korean counters (고양이 세 마리);
+* comparatives ("X is taller than Y" -> X는 Y보다 더 크다), "there is / are", "have";
+* relative clauses (the woman who lives in Seoul -> 서울에 사는 여자; the cake that Emma made ->
+  엠마가 만든 케이크), reported speech ("she said that ..." -> ...다고 말했다);
+* two clauses joined by and, but, so, because, when, if, before, after (Korean puts the cause,
+  condition or time clause first);
+* pronouns resolved to their antecedent: in a second clause he / she / they / it is translated
+  as the noun or name it refers to. A pronoun is generated only when its antecedent is
+  unambiguous: by gender and number, or, for "it" with two non-human candidates, by meaning: the
+  adjective that follows must fit exactly one of them ("The animal didn't cross the street because
+  it was too tired" -> the animal; "... too wide" -> the street). Which adjectives fit which noun
+  classes is in `adjectives.tsv`; held-out (adjective, noun) pairs test that the rule is learned.
 
-is in the language (and forced into the training set).
+Korean is written in the plain style (해라체) as morpheme-like tokens (see `korean.py`): stems and
+nouns are tokens of their own, particles and endings are "glue" tokens printed without a space,
+and an ending starting with a lone consonant is written onto the syllable before it (가 ㄴ다 ->
+간다, 먹어 ㅆ 다 -> 먹었다). The model file lists GLUE and sets `compose_jamo`.
 
-Korean token design (the target side is split on single spaces; see GLUE for printing):
-  * nouns, names, attributive adjectives (좋은 친구) and adverbs are tokens of their own;
-  * particles are separate tokens chosen by the batchim of the noun before them:
-    은/는 (topic), 이/가 (subject), 을/를 (object), 과/와 (+ 함께, "with"), 에서 ("in/at" a place),
-    에 (destination / place of being), 에게 ("to" a person), 도 ("also", replaces 은/는);
-  * rule for topic vs subject: the subject of a main clause (a single clause, both clauses of
-    "and"/"but", the result clause of "because"/"so") takes 은/는; the subject of the cause
-    clause (the one that gets 기 때문에) takes 이/가; the object of "have"/"need" takes 이/가;
-  * predicates: a clause-final verb/adjective is one fully conjugated token (먹는다, 먹었다,
-    행복하다, 행복했다); a non-final one is its stem (먹 / 먹었, present / past) followed by a
-    connective ending token: 고 ("and"), 지만 ("but"), 기 + 때문에 ("because" / "so": the cause
-    clause comes first in Korean, so "A because B" is reordered to "B 기 때문에 A");
-  * negation is the long form: stem + 지 + 않는다 / 않았다 (verbs), 않다 / 않았다 (adjectives),
-    or 않 / 않았 before a connective ending; "know" negates as 모른다, "have" and "be in" as 없다,
-    and "X is not a N" is "N 이/가 아니다";
-  * the copula is 이다 (present), 였다 / 이었다 (past, after a vowel / consonant), 이 / 였 / 이었
-    before an ending;
-  * a verb stem that is itself a glue token (only 가 of 가다 "go") is fused with the ending that
-    follows it (가지만, 가고, 가기, 가지) so that printing stays correct.
+Gold alignment: for each Korean token the index of the English token it translates, or -1 for
+particles, endings, counters and punctuation. A noun that translates a pronoun aligns to the
+antecedent (where the model should look to write it).
 
-English tokens are produced by `tokenize_en` (the exact rules of the engine's tokenizer) from
-the English surface string; every generated sentence is checked against it.
-
-Gold alignment: for every Korean token the index of the English token it translates, or -1
-(particles, endings 고/지만/기/지, punctuation).  Names produced from a pronoun align to the
-pronoun; the negation auxiliaries 않는다 / 않다 / 않았다 (they carry tense and negation together,
-"did" + "n't") are function words and align to nothing; 모른다 / 없다 / 아니다 (negation fused
-into the predicate) and the copula align to the verb ("know", "have", "is", "was", "'s" ...);
-때문에 aligns to "because" / "so"; 함께 to "with".
-
-Held-out test set: sentences never produced for training (compared after removing "," and "."),
-half of them containing a combination reserved for the test set: (adjective, noun),
-(verb, object) or (name, verb) pairs that never co-occur in the training sentences.
+Unknown words: in the training file, some sentences carry a fourth column listing "unit"s
+(English token index : Korean token indices) of nouns, names and adjectives; `train.py` replaces
+some of them by `<unk>` on both sides, so the model learns to write `<unk>` where an unknown word
+belongs (the engine then copies the source word through cross-attention).
 
 Usage:
-    python train/corpus.py                       # defaults: seed 1, 200000 training sentences
-    python train/corpus.py --seed 1 --n-train 200000 --out train/out --test tests/data/en-ko-test.tsv
+    python train/corpus.py                      # seed 1: train/out/{train,dev}.tsv, tests/data/en-ko-*.tsv
+    python train/corpus.py --show 20            # print 20 random sentences
 """
 import argparse
+import glob
 import os
 import random
 import sys
+
+from korean import Predicate, detokenize, has_batchim, particle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ----------------------------------------------------------------------------------------------
 # Tokenisation (must match src/tokenizer.rs `split_words` with lowercase + contractions)
@@ -100,1296 +95,1666 @@ def tokenize_en(text):
     return out
 
 
-def tokenize_ko(text):
-    return text.split()
-
-
-def has_batchim(word):
-    """True if the last Hangul syllable of `word` ends in a final consonant."""
-    c = word[-1]
-    if "\uac00" <= c <= "\ud7a3":
-        return (ord(c) - 0xAC00) % 28 != 0
-    return False
-
-
-PARTICLES = {  # (after a consonant, after a vowel)
-    "topic": ("은", "는"),
-    "subj": ("이", "가"),
-    "obj": ("을", "를"),
-    "with": ("과", "와"),
-}
-
-
-SUBJ_FORMS = {"나": "내", "너": "네"}  # 나 + 가 -> 내가, 너 + 가 -> 네가
-
-
-def with_particle(pairs, head, kind):
-    """Korean noun-phrase pairs followed by the particle `kind` chosen for `head`."""
-    p = particle(kind, head)
-    if p == "가" and pairs and pairs[-1][0] in SUBJ_FORMS:
-        pairs = pairs[:-1] + [(SUBJ_FORMS[pairs[-1][0]], pairs[-1][1])]
-    return list(pairs) + [(p, None)]
-
-
-def particle(kind, head):
-    if kind in PARTICLES:
-        c, v = PARTICLES[kind]
-        return c if has_batchim(head) else v
-    return kind  # fixed particles: 에서, 에, 에게, 도
-
-
-# Tokens printed without a space before them (the "glue" setting of the model file).
-GLUE = ["은", "는", "이", "가", "을", "를", "과", "와", "에서", "에게", "에", "도",
-        "고", "지만", "기", "지", "이다", "였다", "이었다", "였", "이었", ",", "."]
-GLUE_SET = set(GLUE)
+# Korean particles, endings and the copula are glue: written with the marker "+" in the
+# vocabulary (the model file's `tokenizer.glue_prefix`), printed attached to the token before
+# them and without the marker (엠마 +는 -> 엠마는; 가 +ㄴ다 -> 간다). The marker keeps a suffix and
+# a word that are written alike apart (+이 the particle, 이 "this"). Punctuation is glue by list.
+GLUE_PREFIX = "+"
+PUNCT = [",", ".", "?", "!"]
+GLUE = PUNCT  # the model file's `tokenizer.glue` list
+SUFFIXES = set(
+    # particles
+    "은 는 이 가 을 를 과 와 에 에서 에게 도 보다 의 로 으로 "
+    # endings (a leading lone consonant is composed onto the syllable before it)
+    "다 는다 ㄴ다 니 고 지만 지 기 면 으면 세요 으세요 ㄴ 은 ㄹ 을 ㅆ 야 라 자 라고 "
+    # the copula's stems after a consonant / vowel (학생 +이어 +ㅆ +다, 의사 +여 +ㅆ +다)
+    "이어 여".split()
+)
 
 
 def detokenize_ko(tokens):
-    out = ""
-    for t in tokens:
-        if out and t not in GLUE_SET:
-            out += " "
-        out += t
-    return out
+    return detokenize(tokens, GLUE_PREFIX, PUNCT)
 
 
 # ----------------------------------------------------------------------------------------------
 # Lexicon
 # ----------------------------------------------------------------------------------------------
 
-NAMES = """
-Emma 엠마 f | Mary 메리 f | Sarah 사라 f | Anna 안나 f | Lily 릴리 f | Sophia 소피아 f
-Olivia 올리비아 f | Grace 그레이스 f | Alice 앨리스 f | Kate 케이트 f | Jisu 지수 f | Minji 민지 f
-Yuna 유나 f | Sora 소라 f | Jane 제인 f | Rachel 레이첼 f | Susan 수잔 f
-John 존 m | Tom 톰 m | David 데이비드 m | James 제임스 m | Mike 마이크 m | Paul 폴 m
-Daniel 다니엘 m | Sam 샘 m | Ben 벤 m | Jake 제이크 m | Chris 크리스 m | Minsu 민수 m
-Junho 준호 m | Jiho 지호 m | Peter 피터 m | Jack 잭 m | Hyun 현 m
-"""
+CLASSES = set("person animal food drink object clothes furniture vehicle place nature plant body time abstract".split())
+COUNTABLE_NUMBER = {"person", "animal", "food", "object", "clothes", "furniture", "vehicle", "plant"}
 
-# english singular, english plural ("-" = none), korean singular, korean plural, gender, roles
-# (role "R" = can be the complement of the copula: "she's a great friend")
-PEOPLE = """
-boy boys 소년 소년들 m
-girl girls 소녀 소녀들 f
-man men 남자 남자들 m
-woman women 여자 여자들 f
-child children 아이 아이들 n
-baby babies 아기 아기들 n
-teacher teachers 선생님 선생님들 n R
-student students 학생 학생들 n R
-doctor doctors 의사 의사들 n R
-friend friends 친구 친구들 n R
-brother brothers 형 형들 m
-sister sisters 누나 누나들 f
-mother - 어머니 - f
-father - 아버지 - m
-king kings 왕 왕들 m
-queen queens 여왕 여왕들 f
-farmer farmers 농부 농부들 n R
-chef chefs 요리사 요리사들 n R
-singer singers 가수 가수들 n R
-nurse nurses 간호사 간호사들 n R
-driver drivers 운전사 운전사들 n R
-neighbor neighbors 이웃 이웃들 n R
-grandmother - 할머니 - f
-grandfather - 할아버지 - m
-son sons 아들 아들들 m
-daughter daughters 딸 딸들 f
-prince - 왕자 - m
-princess - 공주 - f
-uncle - 삼촌 - m
-aunt - 이모 - f
-"""
 
-ANIMALS = """
-dog dogs 개 | cat cats 고양이 | bird birds 새 | horse horses 말 | rabbit rabbits 토끼
-fish fish 물고기 | cow cows 소 | pig pigs 돼지 | tiger tigers 호랑이 | lion lions 사자
-bear bears 곰 | monkey monkeys 원숭이 | duck ducks 오리 | mouse mice 쥐 | elephant elephants 코끼리
-frog frogs 개구리 | chicken chickens 닭 | sheep sheep 양 | wolf wolves 늑대 | fox foxes 여우
-puppy puppies 강아지
-"""
-
-# english singular ("-" = plural only), plural ("-" = mass noun), korean, tags
-#   F food, D drink, K can be made, CK can be cooked, C small carryable thing, V vehicle,
-#   E device, R readable, G entertainment, S sport/game you play, SUB school subject,
-#   H homework, B ball, OP can be opened/closed, FX can be fixed/broken, SD can be sent,
-#   DR can be drawn, COL has a colour, PR proper noun (no article), FL plant
-THINGS = """
-bread - 빵 F K
-apple apples 사과 F COL
-rice - 밥 F CK
-cake cakes 케이크 F K
-pizza - 피자 F K
-soup - 수프 F K CK
-kimchi - 김치 F K
-- noodles 국수 F K CK
-candy - 사탕 F
-cookie cookies 쿠키 F K
-banana bananas 바나나 F
-egg eggs 달걀 F CK
-meat - 고기 F CK
-sandwich sandwiches 샌드위치 F K
-cheese - 치즈 F
-orange oranges 오렌지 F
-chocolate - 초콜릿 F
-salad - 샐러드 F K
-grape grapes 포도 F
-strawberry strawberries 딸기 F
-carrot carrots 당근 F CK
-potato potatoes 감자 F CK
-tomato tomatoes 토마토 F COL
-hamburger hamburgers 햄버거 F K
-fruit - 과일 F
-milk - 우유 D
-water - 물 D
-coffee - 커피 D
-tea - 차 D
-juice - 주스 D
-book books 책 R C OP SD
-ball balls 공 B C COL
-game games 게임 G S
-movie movies 영화 G
-music - 음악 G
-song songs 노래 G SG
-letter letters 편지 R SD C
-car cars 자동차 V FX COL
-bike bikes 자전거 V FX COL
-phone phones 전화기 E C FX
-computer computers 컴퓨터 E FX
-bag bags 가방 C OP COL
-hat hats 모자 C K COL
-shoe shoes 신발 C COL
-flower flowers 꽃 FL DR SD COL
-tree trees 나무 FL DR
-picture pictures 그림 C DR SD
-toy toys 장난감 C K FX COL
-key keys 열쇠 C
-cup cups 컵 C FX COL
-box boxes 상자 C K OP COL
-chair chairs 의자 K FX COL
-table tables 탁자 K FX
-door doors 문 OP FX COL
-window windows 창문 OP FX
-pencil pencils 연필 C COL
-pen pens 펜 C COL
-gift gifts 선물 C SD
-shirt shirts 셔츠 C COL
-umbrella umbrellas 우산 C COL
-clock clocks 시계 C FX
-doll dolls 인형 C K COL
-map maps 지도 C DR
-camera cameras 카메라 E C FX
-newspaper newspapers 신문 R C
-story stories 이야기 R G
-card cards 카드 C SD K
-ring rings 반지 C SD
-coat coats 코트 C COL
-boat boats 배 V K COL
-train trains 기차 V
-bus buses 버스 V COL
-soccer - 축구 S
-baseball - 야구 S
-basketball - 농구 S
-tennis - 테니스 S
-chess - 체스 S
-homework - 숙제 H
-math - 수학 SUB
-history - 역사 SUB
-science - 과학 SUB
-art - 미술 SUB
-English - 영어 SUB PR
-Korean - 한국어 SUB PR
-"""
-
-# english, korean, tags (IN indoor, PR proper noun)
-PLACES = """
-park 공원 | school 학교 IN | house 집 IN | library 도서관 IN | store 가게 IN | market 시장
-restaurant 식당 IN | kitchen 부엌 IN | garden 정원 | beach 해변 | city 도시 | office 사무실 IN
-hospital 병원 IN | zoo 동물원 | river 강 | forest 숲 | mountain 산 | room 방 IN | cafe 카페 IN
-station 역 | street 거리 | classroom 교실 IN | farm 농장 | church 교회 IN | bakery 빵집 IN
-museum 박물관 IN | village 마을 | playground 놀이터 | lake 호수
-Seoul 서울 PR | Busan 부산 PR | London 런던 PR | Tokyo 도쿄 PR | Paris 파리 PR | Korea 한국 PR
-Japan 일본 PR | China 중국 PR | America 미국 PR
-"""
-
-# Transitive verbs: base 3sg past | dictionary present past | subject tags | object tags
-#   [| options: prep=to/at/for (phrasal verb), objp=subj (object takes 이/가),
-#    neg=PRESENT/PAST (fused negation), desc (descriptive: negated with 않다)]
-TRANSITIVE = """
-hate hates hated | 싫어하다 싫어한다 싫어했다 | P A | P A F D G S SUB C
-like likes liked | 좋아하다 좋아한다 좋아했다 | P A | P A F D G S SUB C V
-love loves loved | 사랑하다 사랑한다 사랑했다 | P | P A F G S
-eat eats ate | 먹다 먹는다 먹었다 | P A | F
-drink drinks drank | 마시다 마신다 마셨다 | P A | D
-buy buys bought | 사다 산다 샀다 | P | F D C V E R
-sell sells sold | 팔다 판다 팔았다 | P | F D C V E
-read reads read | 읽다 읽는다 읽었다 | P | R
-write writes wrote | 쓰다 쓴다 썼다 | P | R
-see sees saw | 보다 본다 봤다 | P A | P A V C G
-watch watches watched | 보다 본다 봤다 | P | G S A
-look looks looked | 보다 본다 봤다 | P A | P A C FL | prep=at
-make makes made | 만들다 만든다 만들었다 | P | K
-cook cooks cooked | 요리하다 요리한다 요리했다 | P | CK
-find finds found | 찾다 찾는다 찾았다 | P A | A C P
-lose loses lost | 잃어버리다 잃어버린다 잃어버렸다 | P | C
-carry carries carried | 업다 업는다 업었다 | P | P
-meet meets met | 만나다 만난다 만났다 | P | P
-help helps helped | 돕다 돕는다 도왔다 | P | P A
-visit visits visited | 방문하다 방문한다 방문했다 | P | P L
-miss misses missed | 그리워하다 그리워한다 그리워했다 | P A | P A L
-know knows knew | 알다 안다 알았다 | P | P | neg=모른다/몰랐다
-want wants wanted | 원하다 원한다 원했다 | P A | F D C V E A
-teach teaches taught | 가르치다 가르친다 가르쳤다 | P | P SUB
-wash washes washed | 씻다 씻는다 씻었다 | P | A C V
-clean cleans cleaned | 청소하다 청소한다 청소했다 | P | IN
-draw draws drew | 그리다 그린다 그렸다 | P | P A DR
-chase chases chased | 쫓다 쫓는다 쫓았다 | P A | P A B
-catch catches caught | 잡다 잡는다 잡았다 | P A | A B
-throw throws threw | 던지다 던진다 던졌다 | P | B C
-kick kicks kicked | 차다 찬다 찼다 | P | B
-open opens opened | 열다 연다 열었다 | P | OP
-close closes closed | 닫다 닫는다 닫았다 | P | OP
-bring brings brought | 가져오다 가져온다 가져왔다 | P | F D C
-study studies studied | 공부하다 공부한다 공부했다 | P | SUB
-forget forgets forgot | 잊다 잊는다 잊었다 | P | P C H
-remember remembers remembered | 기억하다 기억한다 기억했다 | P | P G
-fix fixes fixed | 고치다 고친다 고쳤다 | P | FX
-break breaks broke | 부수다 부순다 부쉈다 | P | FX
-use uses used | 사용하다 사용한다 사용했다 | P | E C V
-borrow borrows borrowed | 빌리다 빌린다 빌렸다 | P | R C V E
-order orders ordered | 주문하다 주문한다 주문했다 | P | F D
-enjoy enjoys enjoyed | 즐기다 즐긴다 즐겼다 | P | G S
-play plays played | 하다 한다 했다 | P | S
-sing sings sang | 부르다 부른다 불렀다 | P A | SG
-hug hugs hugged | 안다 안는다 안았다 | P | P A
-invite invites invited | 초대하다 초대한다 초대했다 | P | P
-follow follows followed | 따라가다 따라간다 따라갔다 | P A | P A
-listen listens listened | 듣다 듣는다 들었다 | P A | G | prep=to
-wait waits waited | 기다리다 기다린다 기다렸다 | P A | P A V | prep=for
-have has had | 있다 있다 있었다 | P A | A C V E R | objp=subj neg=없다/없었다
-need needs needed | 필요하다 필요하다 필요했다 | P A | F D C V E | objp=subj desc
-"""
-
-INTRANSITIVE = """
-sleep sleeps slept | 자다 잔다 잤다 | P A
-run runs ran | 달리다 달린다 달렸다 | P A
-walk walks walked | 걷다 걷는다 걸었다 | P A
-swim swims swam | 수영하다 수영한다 수영했다 | P A
-dance dances danced | 춤추다 춤춘다 춤췄다 | P
-sing sings sang | 노래하다 노래한다 노래했다 | P A
-cry cries cried | 울다 운다 울었다 | P A
-laugh laughs laughed | 웃다 웃는다 웃었다 | P
-smile smiles smiled | 웃다 웃는다 웃었다 | P
-work works worked | 일하다 일한다 일했다 | P
-play plays played | 놀다 논다 놀았다 | P A
-study studies studied | 공부하다 공부한다 공부했다 | P
-rest rests rested | 쉬다 쉰다 쉬었다 | P A
-wait waits waited | 기다리다 기다린다 기다렸다 | P A
-win wins won | 이기다 이긴다 이겼다 | P
-arrive arrives arrived | 도착하다 도착한다 도착했다 | P
-leave leaves left | 떠나다 떠난다 떠났다 | P
-cook cooks cooked | 요리하다 요리한다 요리했다 | P
-eat eats ate | 먹다 먹는다 먹었다 | P A
-jump jumps jumped | 뛰다 뛴다 뛰었다 | P A
-shout shouts shouted | 소리치다 소리친다 소리쳤다 | P
-fall falls fell | 넘어지다 넘어진다 넘어졌다 | P A
-sit sits sat | 앉다 앉는다 앉았다 | P A
-exercise exercises exercised | 운동하다 운동한다 운동했다 | P
-travel travels traveled | 여행하다 여행한다 여행했다 | P
-talk talks talked | 이야기하다 이야기한다 이야기했다 | P
-fight fights fought | 싸우다 싸운다 싸웠다 | P A
-"""
-
-MOTION = """
-go goes went | 가다 간다 갔다 | P A
-come comes came | 오다 온다 왔다 | P A
-"""
-
-# Ditransitive: recipient tags | object tags
-DITRANSITIVE = """
-give gives gave | 주다 준다 주었다 | P | P A | F D C
-send sends sent | 보내다 보낸다 보냈다 | P | P | SD
-show shows showed | 보여주다 보여준다 보여주었다 | P | P | C V E R DR
-lend lends lent | 빌려주다 빌려준다 빌려주었다 | P | P | C V E R
-sell sells sold | 팔다 판다 팔았다 | P | P | C V E
-"""
-
-# english | present past attributive | noun tags it can describe
-ADJECTIVES = """
-happy | 행복하다 행복했다 행복한 | P A
-sad | 슬프다 슬펐다 슬픈 | P A
-tired | 피곤하다 피곤했다 피곤한 | P A
-hungry | 배고프다 배고팠다 배고픈 | P A
-busy | 바쁘다 바빴다 바쁜 | P
-kind | 친절하다 친절했다 친절한 | P
-smart | 똑똑하다 똑똑했다 똑똑한 | P A
-cute | 귀엽다 귀여웠다 귀여운 | P A K
-big | 크다 컸다 큰 | A C V E L F FL
-small | 작다 작았다 작은 | A C V E L F FL
-good | 좋다 좋았다 좋은 | P A F D G C V E R L S
-bad | 나쁘다 나빴다 나쁜 | P A F G R
-great | 훌륭하다 훌륭했다 훌륭한 | P G R L
-beautiful | 아름답다 아름다웠다 아름다운 | P A L FL
-pretty | 예쁘다 예뻤다 예쁜 | P A C L FL
-fun | 재미있다 재미있었다 재미있는 | P G S R SUB
-delicious | 맛있다 맛있었다 맛있는 | F D
-cold | 차갑다 차가웠다 차가운 | D F
-hot | 뜨겁다 뜨거웠다 뜨거운 | D CK
-quiet | 조용하다 조용했다 조용한 | P A L
-strong | 강하다 강했다 강한 | P A
-brave | 용감하다 용감했다 용감한 | P A
-lazy | 게으르다 게을렀다 게으른 | P A
-sick | 아프다 아팠다 아픈 | P A
-young | 어리다 어렸다 어린 | P A
-honest | 정직하다 정직했다 정직한 | P
-clean | 깨끗하다 깨끗했다 깨끗한 | A C V L
-dirty | 더럽다 더러웠다 더러운 | A C V L
-expensive | 비싸다 비쌌다 비싼 | F D C V E
-cheap | 싸다 쌌다 싼 | F D C V E
-red | 빨갛다 빨갰다 빨간 | COL
-blue | 파랗다 파랬다 파란 | COL
-white | 하얗다 하얬다 하얀 | COL A
-black | 까맣다 까맸다 까만 | COL A
-yellow | 노랗다 노랬다 노란 | COL
-heavy | 무겁다 무거웠다 무거운 | C V E
-fast | 빠르다 빨랐다 빠른 | P A V
-slow | 느리다 느렸다 느린 | P A V
-warm | 따뜻하다 따뜻했다 따뜻한 | D CK L
-famous | 유명하다 유명했다 유명한 | P L G R
-friendly | 다정하다 다정했다 다정한 | P A
-nice | 착하다 착했다 착한 | P A
-funny | 웃기다 웃겼다 웃긴 | P A G R
-sweet | 달다 달았다 단 | F D
-boring | 지루하다 지루했다 지루한 | P G R SUB S
-lonely | 외롭다 외로웠다 외로운 | P A
-scary | 무섭다 무서웠다 무서운 | A G R
-difficult | 어렵다 어려웠다 어려운 | SUB H
-easy | 쉽다 쉬웠다 쉬운 | SUB H
-loud | 시끄럽다 시끄러웠다 시끄러운 | P A L
-"""
-
-INTENSIFIERS = [("very", "아주"), ("really", "정말")]
-FREQUENCY = [("always", "항상"), ("often", "자주"), ("sometimes", "가끔")]
-TIMES = [("yesterday", "어제", "past"), ("today", "오늘", None)]
-DETERMINERS_KO = {"my": "내"}
-PRONOUNS = {  # key -> (subject form, object form, korean, person for agreement, ref class)
-    "I": ("I", "me", "나", "1s", None),
-    "you": ("you", "you", "너", "2", None),
-    "we": ("we", "us", "우리", "1p", None),
-    "he": ("he", "him", "그", "3s", "m"),
-    "she": ("she", "her", "그녀", "3s", "f"),
-    "they": ("they", "them", "그들", "3p", "pl"),
-    "it": ("it", "it", "그것", "3s", "it"),
-}
-PRONOUN_MATCH = {"he": {"m", "n"}, "she": {"f", "n"}, "they": {"pl"}, "it": {"it"}}
+def _tsv(pattern):
+    rows = []
+    for path in sorted(glob.glob(os.path.join(HERE, "lexicon", pattern))):
+        with open(path, encoding="utf-8") as f:
+            header = None
+            for line in f:
+                line = line.rstrip("\n")
+                if not line or line.startswith("#"):
+                    continue
+                cols = line.split("\t")
+                if header is None:
+                    header = cols
+                    continue
+                if len(cols) != len(header):
+                    raise ValueError(f"{path}: {line!r} has {len(cols)} fields, want {len(header)}")
+                rows.append(dict(zip(header, cols)))
+    return rows
 
 
 class Noun:
-    __slots__ = ("lemma", "en_sg", "en_pl", "ko_sg", "ko_pl", "tags", "gender", "kind", "role")
+    def __init__(self, en, plural, ko, cls, gender, proper=False):
+        self.en, self.plural, self.ko, self.cls, self.gender, self.proper = en, plural, ko, cls, gender, proper
 
-    def __init__(self, lemma, en_sg, en_pl, ko_sg, ko_pl, tags, gender=None, kind="noun", role=False):
-        self.lemma, self.en_sg, self.en_pl, self.ko_sg, self.ko_pl = lemma, en_sg, en_pl, ko_sg, ko_pl
-        self.tags, self.gender, self.kind, self.role = set(tags), gender, kind, role
-
-    @property
-    def mass(self):
-        return self.en_pl is None and self.en_sg is not None
-
-    @property
-    def proper(self):
-        return "PR" in self.tags or self.kind == "name"
+    def __repr__(self):
+        return f"Noun({self.en})"
 
 
 class Verb:
-    __slots__ = ("base", "s3", "past", "ko_pres", "ko_past", "stem", "pstem", "subj", "obj", "rec",
-                 "prep", "objp", "neg", "desc", "kind")
+    def __init__(self, r):
+        self.en = r["en"]
+        self.forms = {"base": r["en"], "s": r["s"], "past": r["past"], "pp": r["pp"], "ing": r["ing"]}
+        self.ko = Predicate(r["ko"], r["irr"])
+        self.frame, self.prep, self.case = r["frame"], r["prep"], r["case"]
+        self.obj = set(r["obj"].split(",")) & CLASSES if r["obj"] != "-" else set()
+        self.subj = set(r["subj"].split(",")) & CLASSES or {"person"}
 
-    def __init__(self, kind, en, ko, subj, obj=(), rec=(), opts=""):
-        self.kind = kind
-        self.base, self.s3, self.past = en
-        dic, self.ko_pres, self.ko_past = ko
-        assert dic.endswith("다") and self.ko_past.endswith("다"), ko
-        self.stem, self.pstem = dic[:-1], self.ko_past[:-1]
-        self.subj, self.obj, self.rec = set(subj), set(obj), set(rec)
-        self.prep, self.objp, self.neg, self.desc = None, "obj", None, False
-        for o in opts.split():
-            if o.startswith("prep="):
-                self.prep = o[5:]
-            elif o == "objp=subj":
-                self.objp = "subj"
-            elif o.startswith("neg="):
-                pres, past = o[4:].split("/")
-                self.neg = (pres, past, pres[:-1], past[:-1])
-            elif o == "desc":
-                self.desc = True
+    def __repr__(self):
+        return f"Verb({self.en})"
 
 
 class Adj:
-    __slots__ = ("en", "ko_pres", "ko_past", "stem", "pstem", "attr", "tags", "desc", "neg", "base")
-
-    def __init__(self, en, ko_pres, ko_past, attr, tags):
-        self.en = self.base = en
-        self.ko_pres, self.ko_past, self.attr = ko_pres, ko_past, attr
-        self.stem, self.pstem = ko_pres[:-1], ko_past[:-1]
-        self.tags = set(tags)
-        self.desc, self.neg = True, None
+    def __init__(self, r):
+        self.en, self.comp, self.sup = r["en"], r["comparative"], r["superlative"]
+        self.ko = Predicate(r["ko"], r["irr"], adjective=True)
+        self.applies = set(r["applies"].split(",")) & CLASSES
 
 
-def _entries(block, sep="|"):
-    for line in block.strip().splitlines():
-        for e in line.split(sep):
-            if e.strip():
-                yield e.split()
+class Lexicon:
+    def __init__(self):
+        self.nouns = []
+        seen = set()
+        for r in _tsv("nouns*.tsv"):
+            if r["en"] in seen or r["class"] not in CLASSES:
+                continue
+            seen.add(r["en"])
+            self.nouns.append(Noun(r["en"], r["plural"], r["ko"], r["class"], r["gender"]))
+        self.names = [Noun(r["en"].lower(), "-", r["ko"], "person", r["gender"], proper=True) for r in _tsv("names.tsv")]
+        self.nouns += [Noun(r["en"].lower(), "-", r["ko"], r["class"], "-", proper=True) for r in _tsv("places.tsv")]
+        self.verbs = []
+        for r in _tsv("verbs.tsv"):
+            try:
+                self.verbs.append(Verb(r))
+            except AssertionError:
+                print("skipping verb", r, file=sys.stderr)
+        self.adjs = [Adj(r) for r in _tsv("adjectives.tsv") if r["applies"] != "-"]
+        self.advs = {}
+        for r in _tsv("adverbs.tsv"):
+            self.advs.setdefault(r["kind"], []).append((r["en"], r["ko"]))
+        self.by_class = {}
+        for n in self.nouns:
+            self.by_class.setdefault(n.cls, []).append(n)
+        self.noun_by_en = {n.en: n for n in self.nouns}
+        self.name_by_en = {n.en: n for n in self.names}
+        self.verb_by_en = {v.en: v for v in self.verbs}
+        self.adj_by_en = {a.en: a for a in self.adjs}
+        self.tv = [v for v in self.verbs if v.frame == "tr" and v.obj]
+        self.iv = [v for v in self.verbs if v.frame == "intr"]
+        self.mv = [v for v in self.verbs if v.frame == "motion"]
+        self.dv = [v for v in self.verbs if v.frame == "ditr" and v.obj]
+        self.places = [n for n in self.nouns if n.cls == "place"]
+        self.containers = [n for n in self.nouns if n.cls in ("furniture",)]
 
 
-def _rows(block):
-    for line in block.strip().splitlines():
-        yield [part.split() for part in line.split("|")]
+LEX = None
 
 
-def build_lexicon():
-    lex = {}
-    names = [Noun(en.lower(), en, None, ko, None, {"P"}, g, kind="name") for en, ko, g in _entries(NAMES)]
-    people = []
-    for row in _rows(PEOPLE):
-        f = row[0]
-        sg, pl, ksg, kpl, g = f[:5]
-        people.append(Noun(sg, sg, None if pl == "-" else pl, ksg, None if kpl == "-" else kpl,
-                           {"P"}, g, role="R" in f[5:]))
-        # persons always countable (en_pl None means "no plural" here, not mass)
-    animals = [Noun(sg, sg, pl, ko, None, {"A"}) for sg, pl, ko in _entries(ANIMALS)]
-    things = []
-    for row in _rows(THINGS):
-        f = row[0]
-        sg, pl, ko = f[:3]
-        things.append(Noun(pl if sg == "-" else sg.lower(), None if sg == "-" else sg,
-                           None if pl == "-" else pl, ko, None, f[3:]))
-    places = [Noun(e[0].lower(), e[0], None, e[1], None, {"L"} | set(e[2:])) for e in _entries(PLACES)]
-    lex["names"], lex["people"], lex["animals"], lex["things"], lex["places"] = names, people, animals, things, places
-    lex["tv"] = [Verb("tv", r[0], r[1], r[2], r[3], (), " ".join(r[4]) if len(r) > 4 else "") for r in _rows(TRANSITIVE)]
-    lex["iv"] = [Verb("iv", r[0], r[1], r[2]) for r in _rows(INTRANSITIVE)]
-    lex["go"] = [Verb("go", r[0], r[1], r[2]) for r in _rows(MOTION)]
-    lex["dtv"] = [Verb("dtv", r[0], r[1], r[2], r[4], r[3]) for r in _rows(DITRANSITIVE)]
-    lex["adj"] = [Adj(r[0][0], *r[1], r[2]) for r in _rows(ADJECTIVES)]
-    # object pools
-    lex["objects"] = people + animals + things + [p for p in places if "PR" not in p.tags]
-    return lex
+def lex():
+    global LEX
+    if LEX is None:
+        LEX = Lexicon()
+    return LEX
 
-
-LEX = build_lexicon()
-# verb stems that collide with a glue token: fuse them with the ending that follows
-FUSE = {s for kind in ("tv", "iv", "go", "dtv") for v in LEX[kind] for s in (v.stem, v.pstem) if s in GLUE_SET}
-HOME = Noun("home", "home", None, "집", None, {"L", "IN"})
 
 # ----------------------------------------------------------------------------------------------
-# Sentence construction
+# Sentence pieces: English words and Korean tokens that point at them
 # ----------------------------------------------------------------------------------------------
 
 
 class W:
-    """One English token (surface form); `attach` = no space before it."""
-    __slots__ = ("w", "attach")
+    """One English token. `attach`: no space before it ("n't", "'s", punctuation)."""
 
-    def __init__(self, w, attach=False):
-        self.w, self.attach = w, attach
+    __slots__ = ("text", "attach", "cap")
 
-
-class Entity:
-    """A discourse referent: a name, a noun phrase or a pronoun."""
-    __slots__ = ("noun", "number", "det", "adj", "intens", "pron")
-
-    def __init__(self, noun=None, number="sg", det=None, adj=None, intens=None, pron=None):
-        self.noun, self.number, self.det, self.adj, self.intens, self.pron = noun, number, det, adj, intens, pron
-
-    @property
-    def person(self):
-        if self.pron:
-            return PRONOUNS[self.pron][3]
-        return "3s" if self.number == "sg" else "3p"
-
-    @property
-    def ref(self):
-        """Class a 3rd-person pronoun must match: m, f, n (person of either gender), pl, it."""
-        if self.pron:
-            return PRONOUNS[self.pron][4]
-        if self.number == "pl":
-            return "pl"
-        if "P" in self.noun.tags:
-            return self.noun.gender
-        return "it"
-
-    @property
-    def tags(self):
-        if self.pron:
-            return {"P"} if self.pron != "it" else {"C"}
-        return self.noun.tags
-
-    @property
-    def lemma(self):
-        return self.pron.lower() if self.pron else self.noun.lemma
-
-    @property
-    def ko(self):
-        if self.pron:
-            return PRONOUNS[self.pron][2]
-        if self.number == "pl" and self.noun.ko_pl:
-            return self.noun.ko_pl
-        return self.noun.ko_sg
+    def __init__(self, text, attach=False, cap=False):
+        self.text, self.attach, self.cap = text, attach, cap
 
 
-class Mention:
-    """An entity as it appears in a clause: "full" phrase, "pron" (3rd-person pronoun resolved to
-    its antecedent) or "repeat" (the bare noun again, when a pronoun would be ambiguous)."""
-    __slots__ = ("e", "form", "pron")
-
-    def __init__(self, e, form="full", pron=None):
-        self.e, self.form, self.pron = e, form, pron
+def words(text, cap=False):
+    return [W(t, cap=cap) for t in text.split()]
 
 
-def article(next_word):
-    return "an" if next_word[0].lower() in "aeiou" or next_word.lower() == "honest" else "a"
+class K:
+    """One Korean token and the English token it translates (None = a function token). A
+    particle or ending (a function token written as a suffix) is glue."""
+
+    __slots__ = ("text", "src", "glue")
+
+    def __init__(self, text, src=None, stem=False, glue=None):
+        self.text, self.src = text, src
+        self.glue = glue if glue is not None else (src is None and not stem and text in SUFFIXES)
+
+    def token(self):
+        return GLUE_PREFIX + self.text if self.glue and self.text not in PUNCT else self.text
 
 
-def render_np(m, case):
-    """-> (english tokens, korean [(token, english W or None)], korean head)"""
-    e = m.e
-    if m.form == "pron":
-        w = W(PRONOUNS[m.pron][0 if case == "subj" else 1])
-        return [w], [(e.ko, w)], e.ko
-    if e.pron:
-        w = W(PRONOUNS[e.pron][0 if case == "subj" else 1])
-        return [w], [(e.ko, w)], e.ko
-    n = e.noun
-    if n is HOME:
-        w = W("home")
-        return [w], [(n.ko_sg, w)], n.ko_sg
-    head = W(n.en_sg if e.number == "sg" else n.en_pl)
-    if m.form == "repeat":
-        en = [head] if n.proper else [W("the"), head]
-        return en, [(e.ko, head)], e.ko
-    en, ko = [], []
-    mods = []
-    if e.intens:
-        wi = W(e.intens[0])
-        mods.append(wi)
-        ko.append((e.intens[1], wi))
-    if e.adj:
-        wa = W(e.adj.en)
-        mods.append(wa)
-        ko.append((e.adj.attr, wa))
-    if e.det:
-        d = e.det if e.det != "a" else article((mods + [head])[0].w)
-        wd = W(d)
-        en.append(wd)
-        if d in DETERMINERS_KO:
-            ko.insert(0, (DETERMINERS_KO[d], wd))
-    en += mods + [head]
-    ko.append((e.ko, head))
-    return en, ko, e.ko
+def kpred(tokens, src, glue_stem=False):
+    """Predicate tokens: the first is the stem (aligned to `src`), the rest are endings. The
+    copula's stem is itself a suffix of the noun before it (`glue_stem`)."""
+    return [K(tokens[0], src, stem=True, glue=glue_stem)] + [K(t) for t in tokens[1:]]
 
 
-class Clause:
-    __slots__ = ("subj", "ptype", "pred", "obj", "rec", "dt_order", "place", "prep", "comp", "with_",
-                 "loc", "loc_prep", "time", "freq", "also", "tense", "neg", "intens", "contract", "neg_style")
+NUMBERS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+KO_NUMBERS = "한 두 세 네 다섯 여섯 일곱 여덟 아홉 열 열한 열두 열세 열네 열다섯 열여섯 열일곱 열여덟 열아홉 스무".split()
+COUNTERS = {"person": "명", "animal": "마리", "vehicle": "대"}
+PLACE_ADVERBS = [("here", "여기"), ("there", "거기"), ("outside", "밖"), ("inside", "안"), ("upstairs", "위층"),
+                 ("downstairs", "아래층"), ("abroad", "해외"), ("nearby", "근처")]
+# Weather: "it" that refers to nothing. Verbs: (forms, Korean noun, its particle); adjectives.
+WEATHER_VERBS = [(("rain", "rains", "rained", "rained", "raining"), "비"), (("snow", "snows", "snowed", "snowed", "snowing"), "눈")]
+WEATHER_ADJS = [("cold", "춥다", "ㅂ"), ("hot", "덥다", "ㅂ"), ("warm", "따뜻하다", "-"), ("cool", "시원하다", "-"),
+                ("sunny", "맑다", "-"), ("cloudy", "흐리다", "-")]
 
-    def __init__(self, **kw):
-        for k in self.__slots__:
-            setattr(self, k, kw.get(k))
-
-
-def be_form(person, tense):
-    if tense == "past":
-        return "was" if person in ("1s", "3s") else "were"
-    return {"1s": "am", "3s": "is"}.get(person, "are")
-
-
-def realize_clause(c, mode, subj_kind):
-    """Render one clause.  mode: "final" (clause-final predicate) or "conn" (stem, an ending
-    follows).  subj_kind: particle for the subject ("topic" / "subj"; "also" forces 도).
-    Returns (english tokens, korean pairs, combos)."""
-    en, combos = [], set()
-    s_en, s_ko, s_head = render_np(c.subj, "subj")
-    en += s_en
-    person = c.subj.e.person
-    be_like = c.ptype in ("adj", "cop", "bein")
-    vw = None  # the English token of the main verb / adjective / copula
-    nw = None  # the English negation token
-    pre_adv = []  # also / frequency adverb tokens (English), placed after be or before the verb
-    also_w = W("also") if c.also else None
-    freq_w = W(c.freq[0]) if c.freq else None
-    for a in (also_w, freq_w):
-        if a:
-            pre_adv.append(a)
-    if be_like:
-        bf = be_form(person, c.tense)
-        if c.contract:
-            bw = W({"am": "'m", "is": "'s", "are": "'re"}[bf], attach=True)
-        else:
-            bw = W(bf)
-        en.append(bw)
-        if c.neg:
-            if c.contract or bf == "am" or c.neg_style == "not":
-                nw = W("not")
-            else:
-                nw = W("n't", attach=True)
-            en.append(nw)
-        en += pre_adv
-        vw = bw
-    else:
-        v = c.pred
-        if c.neg:
-            do = "did" if c.tense == "past" else ("does" if person == "3s" else "do")
-            en.append(W(do))
-            nw = W("not") if c.neg_style == "not" else W("n't", attach=True)
-            en.append(nw)
-            vw = W(v.base)
-        else:
-            en += pre_adv
-            if c.tense == "past":
-                vw = W(v.past)
-            else:
-                vw = W(v.s3 if person == "3s" else v.base)
-        en.append(vw)
-        if v.prep:
-            en.append(W(v.prep))
-    # complements
-    ko_mid = []  # korean between subject and predicate (besides adverbs)
-    if c.ptype == "tv":
-        o_en, o_ko, o_head = render_np(c.obj, "obj")
-        en += o_en
-        ko_obj = with_particle(o_ko, o_head, c.pred.objp)
-        combos.add(("vo", c.pred.base, c.obj.e.lemma))
-        if c.obj.e.adj:
-            combos.add(("an", c.obj.e.adj.en, c.obj.e.lemma))
-    elif c.ptype == "dtv":
-        o_en, o_ko, o_head = render_np(c.obj, "obj")
-        r_en, r_ko, r_head = render_np(c.rec, "obj")
-        if c.dt_order == "to":
-            en += o_en + [W("to")] + r_en
-        else:
-            en += r_en + o_en
-        ko_obj = r_ko + [(particle("에게", r_head), None)] + o_ko + [(particle("obj", o_head), None)]
-        combos.add(("vo", c.pred.base, c.obj.e.lemma))
-        for x in (c.obj, c.rec):
-            if x.e.adj:
-                combos.add(("an", x.e.adj.en, x.e.lemma))
-    elif c.ptype in ("go", "bein"):
-        if c.place.e.noun is HOME and c.ptype == "go":
-            p_en, p_ko, p_head = render_np(c.place, "obj")
-            en += p_en
-        else:
-            p_en, p_ko, p_head = render_np(c.place, "obj")
-            en += [W(c.prep)] + p_en
-        ko_obj = p_ko + [("에", None)]
-        if c.place.e.adj:
-            combos.add(("an", c.place.e.adj.en, c.place.e.lemma))
-    elif c.ptype == "adj":
-        ko_obj = []
-        if c.intens:
-            wi = W(c.intens[0])
-            en.append(wi)
-            ko_obj.append((c.intens[1], wi))
-        aw = W(c.pred.en)
-        en.append(aw)
-        vw_adj = aw
-        combos.add(("an", c.pred.en, c.subj.e.lemma))
-    elif c.ptype == "cop":
-        comp = c.comp
-        cm = Mention(comp)
-        k_en, k_ko, k_head = render_np(cm, "obj")
-        en += k_en
-        ko_obj = k_ko
-        if comp.adj:
-            combos.add(("an", comp.adj.en, comp.lemma))
-    else:  # iv
-        ko_obj = []
-    if c.ptype in ("tv", "iv") and c.subj.e.noun is not None and c.subj.e.noun.kind == "name":
-        combos.add(("sv", c.subj.e.lemma, c.pred.base))
-    if c.subj.e.adj:
-        combos.add(("an", c.subj.e.adj.en, c.subj.e.lemma))
-    # adjuncts
-    ko_with, ko_loc = [], []
-    if c.with_:
-        ww = W("with")
-        w_en, w_ko, w_head = render_np(c.with_, "obj")
-        en += [ww] + w_en
-        ko_with = w_ko + [(particle("with", w_head), None), ("함께", ww)]
-        if c.with_.e.adj:
-            combos.add(("an", c.with_.e.adj.en, c.with_.e.lemma))
-    if c.loc:
-        l_en, l_ko, l_head = render_np(c.loc, "obj")
-        if c.loc.e.noun is HOME:
-            en += [W("at")] + l_en
-        else:
-            en += [W(c.loc_prep)] + l_en
-        ko_loc = l_ko + [("에서", None)]
-        if c.loc.e.adj:
-            combos.add(("an", c.loc.e.adj.en, c.loc.e.lemma))
-    ko_time = []
-    if c.time:
-        tw = W(c.time[0])
-        en.append(tw)
-        ko_time = [(c.time[1], tw)]
-    # korean clause
-    ko = with_particle(s_ko, s_head, "도" if c.also else subj_kind)
-    ko += ko_time
-    if freq_w:
-        ko.append((c.freq[1], freq_w))
-    ko += ko_loc + ko_with
-    if c.ptype == "adj":
-        ko += ko_obj
-        ko += ko_predicate(c.pred, vw_adj, nw, c.tense, c.neg, mode)
-    elif c.ptype == "cop":
-        ko += ko_obj
-        ko += ko_copula(c.comp.ko, vw, c.tense, c.neg, mode)
-    elif c.ptype == "bein":
-        ko += ko_obj
-        forms = {(False, "final"): ("있다", "있었다"), (False, "conn"): ("있", "있었"),
-                 (True, "final"): ("없다", "없었다"), (True, "conn"): ("없", "없었")}[(bool(c.neg), mode)]
-        ko.append((forms[0] if c.tense == "pres" else forms[1], vw))
-    else:
-        ko += ko_obj
-        ko += ko_predicate(c.pred, vw, nw, c.tense, c.neg, mode)
-    return en, ko, combos
+PRONOUNS = {  # key: (subject, object, possessive, korean, korean possessive, person, number, gender)
+    "i": ("i", "me", "my", "나", "내", 1, "sg", None),
+    "you": ("you", "you", "your", "너", "너의", 2, "sg", None),
+    "he": ("he", "him", "his", "그", "그의", 3, "sg", "m"),
+    "she": ("she", "her", "her", "그녀", "그녀의", 3, "sg", "f"),
+    "it": ("it", "it", "its", "그것", "그것의", 3, "sg", None),
+    "we": ("we", "us", "our", "우리", "우리", 1, "pl", None),
+    "they": ("they", "them", "their", "그들", "그들의", 3, "pl", None),
+}
+DETS = {  # english -> korean (None: nothing in Korean)
+    "the": None, "a": None, "this": "이", "that": "그", "these": "이", "those": "그",
+    "my": "내", "your": "너의", "his": "그의", "her": "그녀의", "our": "우리", "their": "그들의",
+    "every": "모든", "all the": "모든", "many": "많은", "some": "몇몇", "a lot of": "많은",
+}
 
 
-def join_ending(ko, ending):
-    """Append a glue ending token, fusing it with a verb stem that is itself a glue token."""
-    last, w = ko[-1]
-    if last in FUSE:
-        return ko[:-1] + [(last + ending, w)]
-    return ko + [(ending, None)]
+class NP:
+    """A noun phrase: its English words, its Korean tokens, and what it refers to."""
+
+    def __init__(self, en, ko, head_w, ko_head, cls, number, gender, person=3, pron=None, noun=None):
+        self.en, self.ko, self.head_w, self.ko_head = en, ko, head_w, ko_head
+        self.cls, self.number, self.gender, self.person, self.pron, self.noun = cls, number, gender, person, pron, noun
+
+    def third_sg(self):
+        return self.person == 3 and self.number == "sg"
 
 
-def ko_predicate(p, vw, nw, tense, neg, mode):
-    past = tense == "past"
-    if not neg:
-        if mode == "final":
-            return [(p.ko_past if past else p.ko_pres, vw)]
-        return [(p.pstem if past else p.stem, vw)]
-    if p.neg:
-        pres_f, past_f, pres_s, past_s = p.neg
-        if mode == "final":
-            return [(past_f if past else pres_f, vw)]
-        return [(past_s if past else pres_s, vw)]
-    out = join_ending([(p.stem, vw)], "지")
-    if mode == "final":
-        aux = "않았다" if past else ("않다" if p.desc else "않는다")
-    else:
-        aux = "않았" if past else "않"
-    return out + [(aux, None)]  # an auxiliary (tense + negation), not a content word
-
-
-def ko_copula(head, bw, tense, neg, mode):
-    past = tense == "past"
-    if not neg:
-        if not past:
-            return [("이다" if mode == "final" else "이", bw)]
-        f = "이었" if has_batchim(head) else "였"
-        return [(f + "다" if mode == "final" else f, bw)]
-    out = [(particle("subj", head), None)]
-    form = ("아니었" if past else "아니") + ("다" if mode == "final" else "")
-    return out + [(form, bw)]
+# ----------------------------------------------------------------------------------------------
+# The generator
+# ----------------------------------------------------------------------------------------------
 
 
 class Sentence:
-    __slots__ = ("en_tokens", "en", "ko", "align", "combos")
+    def __init__(self, en_words, ko, combos, units, kind):
+        expanded = []
+        for w in en_words:  # phrasal verbs: "wake up" is two tokens; the first carries the alignment
+            parts = w.text.split()
+            w.text = parts[0]
+            expanded += [w] + [W(p) for p in parts[1:]]
+        en_words = expanded
+        self.words = en_words
+        self.ko_k = ko
+        self.combos = combos
+        self.kind = kind
+        self.en = surface(en_words)
+        self.en_tokens = [w.text for w in en_words]
+        assert tokenize_en(self.en) == self.en_tokens, (self.en, tokenize_en(self.en), self.en_tokens)
+        index = {id(w): i for i, w in enumerate(en_words)}
+        self.ko = [k.token() for k in ko]
+        for k in ko:
+            if k.src is not None and id(k.src) not in index:
+                raise AssertionError(f"{self.en}: {k.text} aligned to {k.src.text!r}, not in the sentence")
+        self.align = [index[id(k.src)] if k.src is not None else -1 for k in ko]
+        self.units = []
+        for w, ks in units:
+            if id(w) in index:
+                ko_idx = [i for i, k in enumerate(ko) if k.src is w or any(k is x for x in ks)]
+                if ko_idx:
+                    self.units.append((index[id(w)], ko_idx))
 
 
-def assemble(parts_en, ko_pairs, combos):
-    """parts_en: list of W; ko_pairs: [(token, W or None)] -> Sentence (checks the tokenizer)."""
-    idx = {id(w): i for i, w in enumerate(parts_en)}
-    words = []
-    for i, w in enumerate(parts_en):
-        s = w.w
-        if i == 0:
-            s = s[0].upper() + s[1:]
-        words.append(s)
-    text = ""
-    for i, (w, s) in enumerate(zip(parts_en, words)):
-        if i and not w.attach and s not in (",", "."):
-            text += " "
-        text += s
-    toks = tokenize_en(text)
-    expected = [w.w.lower() for w in parts_en]
-    if toks != expected:
-        raise AssertionError(f"tokenizer mismatch: {text!r}: {toks} != {expected}")
-    s = Sentence()
-    s.en, s.en_tokens = text, toks
-    s.ko = [t for t, _ in ko_pairs]
-    s.align = [idx[id(w)] if w is not None else -1 for _, w in ko_pairs]
-    s.combos = combos
-    return s
+def surface(ws):
+    out = ""
+    first = True
+    for w in ws:
+        t = w.text
+        if w.cap or t == "i":
+            t = t[0].upper() + t[1:]
+        if first and t[0].isalpha():
+            t = t[0].upper() + t[1:]
+            first = False
+        if out and not w.attach:
+            out += " "
+        out += t
+    return out
 
 
-# ----------------------------------------------------------------------------------------------
-# Random generation
-# ----------------------------------------------------------------------------------------------
+class Clause:
+    """One clause, before it is written out: who does what, when, where, how."""
+
+    def __init__(self):
+        self.subj = None  # NP or None (imperative)
+        self.kind = None  # verb | adj | noun | place | have | there | comp
+        self.verb = None
+        self.obj = None
+        self.rcpt = None
+        self.place = None  # (prep words, korean tokens, place NP, being?) ...
+        self.adj = None
+        self.degree = None  # (en, ko)
+        self.compl = None  # NP complement of be / than-NP
+        self.tense = "pres"  # pres past prog pastprog perf fut can could must should want
+        self.neg = False
+        self.adjuncts_pre = []  # (en words, ko tokens) Korean before the subject (time)
+        self.adjuncts = []  # (en words at the end, ko tokens before the object)
+        self.freq = None  # (en, ko)
+        self.manner = None  # (en, ko)
+        self.contract = False
+        self.never = False
+        self.weather_noun = None  # weather: "it" refers to nothing (비가 온다, 춥다)
 
 
 class Gen:
     def __init__(self, rng):
         self.rng = rng
-        L = LEX
-        self.names, self.people, self.animals = L["names"], L["people"], L["animals"]
-        self.things, self.places = L["things"], L["places"]
-        self.objects = L["objects"]
-        self.adjs = L["adj"]
-        self.roles = [p for p in self.people if p.role]
-        self.second_clause = False
+        self.L = lex()
+        self.combos = set()
+        self.units = []
 
-    def pick(self, seq):
-        return seq[self.rng.randrange(len(seq))]
+    # -- noun phrases ---------------------------------------------------------------------
 
-    def chance(self, p):
-        return self.rng.random() < p
+    def pick_noun(self, classes):
+        classes = [c for c in classes if self.L.by_class.get(c)]
+        if not classes:
+            return None
+        c = self.rng.choice(sorted(classes))
+        return self.rng.choice(self.L.by_class[c])
 
-    # --- noun phrases -------------------------------------------------------------------------
-    def adj_for(self, tags):
-        cands = [a for a in self.adjs if a.tags & tags]
-        return self.pick(cands) if cands else None
+    def np_name(self, name=None):
+        nm = name or self.rng.choice(self.L.names)
+        w = W(nm.en, cap=True)
+        k = K(nm.ko, w)
+        self.units.append((w, [k]))
+        return NP([w], [k], w, nm.ko, "person", "sg", nm.gender, noun=nm)
 
-    def noun_entity(self, noun, adj_p=0.2, allow_det=True):
-        r = self.rng.random
-        if noun.kind == "name" or noun.proper:
-            return Entity(noun)
-        if "P" in noun.tags:
-            number = "pl" if (noun.en_pl and r() < 0.25) else "sg"
-        elif noun.en_sg is None:
-            number = "pl"
-        elif noun.en_sg == noun.en_pl:
-            number = "sg"  # "the sheep" / "the fish": keep the number recoverable
-        elif noun.en_pl is None:
-            number = "sg"  # mass
-        else:
-            number = "pl" if r() < 0.3 else "sg"
-        mass = "P" not in noun.tags and noun.en_pl is None
-        if "L" in noun.tags:
-            det = self.rng.choices(["the", "my"], [88, 12])[0]
-        elif number == "sg" and not mass:
-            det = self.rng.choices(["the", "a", "my"], [52, 33, 15])[0]
-        else:
-            det = self.rng.choices([None, "the", "my"], [42, 43, 15])[0]
-        if noun.lemma in ("mother", "father", "grandmother", "grandfather", "uncle", "aunt") and det == "a":
-            det = "my"
-        adj = intens = None
-        if "L" in noun.tags:
-            adj_p = adj_p / 3
-        if r() < adj_p:
-            adj = self.adj_for(noun.tags)
-            if adj and r() < 0.1:
-                intens = self.pick(INTENSIFIERS)
-        return Entity(noun, number, det, adj, intens)
+    def np_pronoun(self, key, case="subj"):
+        s, o, _p, ko, _kp, person, number, gender = PRONOUNS[key]
+        w = W(s if case == "subj" else o)
+        cls = "person" if key != "it" else "object"
+        return NP([w], [K(ko, w)], w, ko, cls, number, gender, person, pron=key)
 
-    def person(self, pron_p=0.12):
-        r = self.rng.random()
-        if r < pron_p:
-            if self.second_clause:  # he / she / they in clause 2 always refer back (see refer())
-                return Entity(pron=self.rng.choices(["I", "you", "we"], [30, 20, 15])[0])
-            return Entity(pron=self.rng.choices(["I", "you", "we", "he", "she", "they"], [30, 20, 15, 10, 10, 8])[0])
-        if r < pron_p + 0.5:
-            return Entity(self.pick(self.names))
-        return self.noun_entity(self.pick(self.people))
-
-    def entity_with_tags(self, tags, pron_p=0.08):
-        """A fresh entity whose noun has one of `tags` (P = person, A = animal, ...)."""
-        if "P" in tags and self.rng.random() < 0.45:
-            return self.person(pron_p)
-        cands = [n for n in self.objects if n.tags & tags and "P" not in n.tags]
-        if "L" in tags or "IN" in tags:
-            cands += [p for p in self.places if p.tags & tags and "PR" in p.tags]
-        if "P" in tags:
-            cands += self.people
-        if not cands:
-            return self.person(pron_p)
-        return self.noun_entity(self.pick(cands))
-
-    def place(self):
-        if self.rng.random() < 0.08:
-            return Entity(HOME)
-        return self.noun_entity(self.pick(self.places), adj_p=0.15)
-
-    # --- clauses ------------------------------------------------------------------------------
-    def clause(self, subj_m, first, want_person_obj=False, avoid=()):
-        """Build a clause for the subject mention subj_m."""
-        g, r = self.rng, self.rng.random
-        e = subj_m.e
-        tags = e.tags
-        tense = "past" if r() < 0.5 else "pres"
-        neg = r() < 0.18
-        c = Clause(subj=subj_m, tense=tense, neg=neg)
-        c.neg_style = "not" if r() < 0.35 else "nt"
-        if "P" in tags:
-            ptype = g.choices(["tv", "iv", "adj", "cop", "go", "dtv", "bein"], [40, 13, 15, 9, 7, 8, 5])[0]
-        elif "A" in tags:
-            ptype = g.choices(["tv", "iv", "adj", "go", "bein"], [35, 30, 25, 5, 5])[0]
-        else:
-            ptype = g.choices(["adj", "bein"], [80, 20])[0]
-        if "L" in tags:
-            ptype = "adj"
-        if want_person_obj and "P" in tags:
-            ptype = g.choices(["tv", "dtv"], [85, 15])[0]
-        c.ptype = ptype
-        if ptype == "tv":
-            verbs = [v for v in LEX["tv"] if v.subj & tags]
-            if want_person_obj:
-                verbs = [v for v in verbs if "P" in v.obj]
-            v = self.pick(verbs)
-            if v.base == "read" and e.person != "3s" and not neg:
-                c.tense = "past"  # "I read" is ambiguous; keep the mapping deterministic
-            c.pred = v
-            if want_person_obj:
-                oe = self.person(pron_p=0.0)
-                while oe.pron is None and oe.noun.kind != "name" and r() < 0.4:
-                    oe = self.person(pron_p=0.0)
+    def np_noun(self, noun, number=None, det=None, adj=None, allow_count=True, rel=True):
+        r = self.rng
+        if noun.proper or noun.en == "home":
+            det, adj, number, allow_count = "", None, "sg", False
+        if number is None:
+            number = "pl" if noun.plural != "-" and r.random() < 0.3 else "sg"
+        if noun.plural == "-":
+            number = "sg"
+        en, ko = [], []
+        count = None
+        if det is None:
+            if number == "pl":
+                opts = ["", "the", "my", "your", "his", "her", "our", "their", "these", "those", "many", "some", "all the", "a lot of"]
+                if allow_count and noun.cls in COUNTABLE_NUMBER:
+                    opts += ["#"] * 4
+            elif noun.plural == "-":
+                opts = ["", "the", "my", "your", "his", "her", "this", "that", "some"] if noun.cls != "person" else ["the"]
             else:
-                oe = self.entity_with_tags(v.obj)
-            if oe.pron in ("I", "we") and e.pron in ("I", "we"):
-                oe = Entity(self.pick(self.names))
-            c.obj = Mention(oe)
-        elif ptype == "dtv":
-            v = self.pick([v for v in LEX["dtv"] if v.subj & tags])
-            c.pred = v
-            c.rec = Mention(self.person(pron_p=0.06) if not ("A" in v.rec and r() < 0.2) else self.entity_with_tags({"A"}))
-            if c.rec.e.pron in ("I", "we") and e.pron in ("I", "we"):
-                c.rec = Mention(Entity(self.pick(self.names)))
-            c.obj = Mention(self.entity_with_tags(v.obj - {"P", "A"}))
-            c.dt_order = "to" if r() < 0.6 else "double"
-        elif ptype == "iv":
-            c.pred = self.pick([v for v in LEX["iv"] if v.subj & tags])
-        elif ptype == "go":
-            c.pred = self.pick(LEX["go"])
-            c.place = Mention(self.place())
-            c.prep = "to"
-        elif ptype == "bein":
-            c.place = Mention(self.place())
-            c.prep = "in" if r() < 0.6 or c.place.e.noun.proper else "at"
-            if c.place.e.noun is HOME:
-                c.prep = "at"
-        elif ptype == "adj":
-            c.pred = self.adj_for(tags)
-            if c.pred is None:
-                c.pred = self.pick(self.adjs)
-            if not neg and r() < 0.15:
-                c.intens = self.pick(INTENSIFIERS)
-        elif ptype == "cop":
-            role = self.pick(self.roles)
-            number = "sg" if e.person in ("1s", "3s") else "pl"
-            if e.pron == "you":
-                number = "sg" if r() < 0.7 else "pl"
-            adj = self.adj_for({"P"}) if r() < 0.35 else None
-            intens = self.pick(INTENSIFIERS) if adj and r() < 0.15 else None
-            det = ("a" if r() < 0.85 else "the") if number == "sg" else (None if r() < 0.85 else "the")
-            c.comp = Entity(role, number, det, adj, intens)
-        # adjuncts
-        action = ptype in ("tv", "iv", "dtv")
-        if action and r() < 0.15:
-            c.loc = Mention(self.place())
-            c.loc_prep = "in" if r() < 0.6 or c.loc.e.noun.proper else "at"
-        if ptype in ("tv", "iv", "go") and "P" in tags and r() < 0.08:
-            c.with_ = Mention(self.person(pron_p=0.05) if r() < 0.85 else self.entity_with_tags({"A"}))
-            if c.with_.e.pron in ("I", "we") and e.pron in ("I", "we"):
-                c.with_ = Mention(Entity(self.pick(self.names)))
-        if r() < 0.08:
-            t = self.pick(TIMES)
-            if t[2] == "past" and c.tense != "past":
-                c.tense = "past"
-            c.time = t
-        elif c.tense == "pres" and not c.neg and ptype != "cop" and r() < 0.06:
-            c.freq = self.pick(FREQUENCY)
-        if not c.neg and r() < 0.04:
-            c.also = True
-        # contraction of "be" after a pronoun subject
-        if ptype in ("adj", "cop", "bein") and c.tense == "pres":
-            is_pron = subj_m.form == "pron" or (subj_m.e.pron is not None)
-            c.contract = is_pron and r() < 0.5
-        if c.ptype == "tv" and c.pred.base == "read" and e.person != "3s" and not c.neg:
-            c.tense = "past"
+                opts = ["the"] * 4 + ["a"] * 3 + ["my", "your", "his", "her", "our", "their", "this", "that", "every"]
+            det = r.choice(opts)
+        if noun.cls == "time" and det in ("a", "every", "many", "some", "#"):
+            det = "the"
+        if det == "#":
+            count = r.randrange(0, 20) if r.random() < 0.9 else 0
+            det = ""
+            if count == 0:
+                number = "sg"
+        if det == "every":
+            number = "sg"
+        poss = None
+        if det == "'s":  # a name's
+            poss = self.np_name()
+            en += poss.en + [W("'s", attach=True)]
+            ko += poss.ko + [K("의")]
+            det = ""
+        if det:
+            dws = words(det)
+            en += dws
+            if DETS.get(det):
+                ko.append(K(DETS[det], dws[0]))
+        if count is not None:
+            cw = W(NUMBERS[count])
+            en.append(cw)
+        if adj is not None:
+            aw = W(adj.en)
+            en.append(aw)
+            akt = kpred(adj.ko.attributive_present(), aw)
+            ko += akt
+            self.units.append((aw, akt))
+            self.combos.add(("an", adj.en, noun.en))
+        hw = W(noun.plural if number == "pl" else noun.en, cap=noun.proper)
+        en.append(hw)
+        hk = K(noun.ko, hw)
+        ko.append(hk)
+        self.units.append((hw, [hk]))
+        if count is not None:
+            ko.append(K(KO_NUMBERS[count], cw))
+            ko.append(K(COUNTERS.get(noun.cls, "개")))
+        if len(en) > 1 and en[0].text == "a" and det == "a":
+            en[0].text = "an" if en[1].text[0] in "aeiou" else "a"
+        np = NP(en, ko, hw, noun.ko, noun.cls, number, noun.gender if noun.cls == "person" else None, noun=noun)
+        if rel and r.random() < 0.06:
+            self.add_relative(np)
+        return np
+
+    def np_any(self, classes, allow_pron=True, case="subj", person_ok=True):
+        """A noun phrase of one of `classes`: a name, a pronoun or a noun with its determiners."""
+        r = self.rng
+        x = r.random()
+        if "person" in classes and person_ok:
+            if x < 0.28:
+                return self.np_name()
+            if allow_pron and x < 0.5:
+                return self.np_pronoun(r.choice(["i", "i", "you", "we", "he", "she", "they"]), case)
+        noun = self.pick_noun(classes)
+        if noun is None:
+            return self.np_name()
+        adj = None
+        if r.random() < 0.2:
+            adjs = [a for a in self.L.adjs if noun.cls in a.applies]
+            if adjs:
+                adj = r.choice(adjs)
+        det = None
+        if noun.cls == "person" and r.random() < 0.04:
+            det = "'s"
+        return self.np_noun(noun, adj=adj, det=det)
+
+    def add_relative(self, np):
+        """the woman who lives in Seoul -> 서울에 사는 여자; the cake that Emma made -> 엠마가 만든 케이크"""
+        r = self.rng
+        L = self.L
+        person = np.cls == "person"
+        if r.random() < 0.5:  # subject relative
+            verbs = [v for v in L.tv + L.iv if np.cls in v.subj]
+            if not verbs:
+                return
+            v = r.choice(verbs)
+            past = r.random() < 0.4
+            relw = W("who" if person and r.random() < 0.7 else "that")
+            vw = W(v.forms["past"] if past else (v.forms["s"] if np.number == "sg" else v.forms["base"]))
+            en = [relw, vw]
+            ko = []
+            if v.frame == "tr":
+                o = self.np_any(v.obj, allow_pron=False, case="obj")
+                if v.prep != "-":
+                    en.append(W(v.prep))
+                en += o.en
+                ko += o.ko + [K(case_particle(v, last_head(o)))]
+                self.combos.add(("vo", v.en, o.noun.en if o.noun else ""))
+            ko += kpred(v.ko.attributive_past() if past else v.ko.attributive_present(), vw)
+        else:  # object relative
+            verbs = [v for v in L.tv if np.cls in v.obj and v.case == "obj" and v.prep == "-"]
+            if not verbs:
+                return
+            v = r.choice(verbs)
+            s = self.np_any(v.subj, allow_pron=True)
+            relw = W("that")
+            past = r.random() < 0.7
+            vw = W(v.forms["past"] if past else (v.forms["s"] if s.third_sg() else v.forms["base"]))
+            en = [relw] + s.en + [vw]
+            ko = subject_tokens(s, "subj") + kpred(v.ko.attributive_past() if past else v.ko.attributive_present(), vw)
+            self.combos.add(("vo", v.en, np.noun.en if np.noun else ""))
+        np.ko = ko + np.ko  # the relative clause comes before the determiner: 사라가 산 너의 책
+        np.en = np.en + en
+
+    # -- clauses --------------------------------------------------------------------------
+
+    def clause(self, subj=None, kinds=None, tense=None, allow_neg=True):
+        r = self.rng
+        L = self.L
+        c = Clause()
+        kind = r.choices(
+            ["verb", "adj", "noun", "place", "have", "there", "comp", "weather"], [62, 16, 5, 6, 5, 3, 3, 3]
+        )[0] if kinds is None else r.choice(kinds)
+        c.kind = kind
+        if kind == "weather" and subj is None:
+            return self.weather(c, tense)
+        if kind == "weather":
+            c.kind = kind = "adj"
+        c.tense = tense or r.choices(
+            ["pres", "past", "prog", "pastprog", "perf", "fut", "can", "could", "must", "should", "want", "wouldlike"],
+            [26, 26, 9, 3, 4, 10, 6, 3, 3, 4, 6, 3],
+        )[0]
+        c.neg = allow_neg and r.random() < 0.2
+        c.contract = r.random() < 0.35
+        if kind == "verb":
+            frames = r.choices([L.tv, L.iv, L.mv, L.dv], [55, 20, 15, 10])[0] or L.tv
+            v = r.choice(frames)
+            c.verb = v
+            c.subj = subj or self.np_any(v.subj)
+            if subj is not None and subj.cls not in v.subj:
+                cands = [v for v in L.tv + L.iv if subj.cls in v.subj]
+                if not cands:
+                    return self.clause(subj=subj, kinds=["adj"], tense=tense, allow_neg=allow_neg)
+                v = c.verb = r.choice(cands)
+            if v.frame in ("tr", "ditr"):
+                c.obj = self.np_any(v.obj, case="obj", person_ok=True)
+                if c.obj.noun is not None:
+                    self.combos.add(("vo", v.en, c.obj.noun.en))
+                if v.frame == "ditr":
+                    c.rcpt = self.np_any({"person"}, case="obj")
+            elif v.frame == "motion":
+                place = r.choice(L.places)
+                det = "" if place.en == "home" else r.choice(["the", "the", "my", "this", "our"])
+                c.obj = self.np_noun(place, number="sg", det=det, rel=False)
+            if c.subj.noun is not None and c.subj.noun.proper:
+                self.combos.add(("sv", c.subj.noun.en, v.en))
+            self.add_adjuncts(c)
+        elif kind == "adj" or kind == "comp":
+            if subj is not None:
+                cands = [a for a in L.adjs if subj.cls in a.applies]
+                c.subj = subj
+            else:
+                a0 = r.choice(L.adjs)
+                c.subj = self.np_any(a0.applies)
+                cands = [a for a in L.adjs if c.subj.cls in a.applies]
+            if not cands:
+                c.subj = self.np_name()
+                cands = [a for a in L.adjs if "person" in a.applies]
+            c.adj = r.choice(cands)
+            if c.subj.noun is not None:
+                self.combos.add(("an", c.adj.en, c.subj.noun.en))
+            if kind == "comp":
+                c.tense = r.choice(["pres", "past"])
+                c.neg = False
+                c.compl = self.np_any({c.subj.cls} if c.subj.cls != "person" else {"person"}, case="obj")
+            elif r.random() < 0.3:
+                c.degree = r.choice(self.L.advs.get("degree", [("very", "아주")]))
+            if c.tense in ("prog", "pastprog", "want", "wouldlike"):
+                c.tense = r.choice(["pres", "past", "fut"])
+            if r.random() < 0.2 and c.subj.cls in ("person", "animal"):
+                self.add_place(c, being=True)
+        elif kind == "noun":
+            c.subj = subj or self.np_any({"person"})
+            if c.subj.cls != "person":
+                c.kind = kind = "adj"
+                return self.clause(subj=c.subj, kinds=["adj"], tense=tense, allow_neg=allow_neg)
+            n = self.pick_noun({"person"})
+            number = "pl" if c.subj.number == "pl" and n.plural != "-" else "sg"
+            adj = None
+            if r.random() < 0.35:
+                adj = r.choice([a for a in L.adjs if "person" in a.applies])
+            c.compl = self.np_noun(n, number=number, det="a" if number == "sg" else "", adj=adj, allow_count=False, rel=False)
+            if c.tense not in ("pres", "past", "fut"):
+                c.tense = r.choice(["pres", "past"])
+        elif kind == "place":
+            c.subj = subj or self.np_any({"person", "animal", "object", "furniture", "vehicle"})
+            if c.tense not in ("pres", "past"):
+                c.tense = r.choice(["pres", "past"])
+            self.add_place(c, being=True)
+        elif kind == "have":
+            c.subj = subj or self.np_any({"person"})
+            if c.subj.cls != "person":
+                return self.clause(subj=c.subj, kinds=["adj"], tense=tense, allow_neg=allow_neg)
+            c.obj = self.np_any({"animal", "object", "clothes", "vehicle", "furniture", "time", "abstract"}, case="obj", person_ok=False)
+            if c.tense not in ("pres", "past"):
+                c.tense = r.choice(["pres", "past"])
+        elif kind == "there":
+            c.subj = self.np_any({"person", "animal", "object", "furniture", "vehicle", "food", "plant"}, allow_pron=False, person_ok=False)
+            if c.subj.en[0].text in ("my", "your", "his", "her", "our", "their", "the", "this", "that", "these", "those"):
+                c.subj = self.np_noun(c.subj.noun, det="a" if c.subj.number == "sg" and c.subj.noun.plural != "-" else "", rel=False)
+            c.tense = r.choice(["pres", "past"])
+            self.add_place(c, being=True, force=True)
         return c
 
-    def participants(self, c):
-        out = [c.subj]
-        for m in (c.obj, c.rec, c.with_, c.place, c.loc):
-            if m is not None:
-                out.append(m)
-        return [m.e for m in out if m.e.noun is not HOME and m.e.person.startswith("3")]
+    def weather(self, c, tense):
+        """It is raining -> 비가 오고 있다; it was cold yesterday -> 어제 추웠다."""
+        r = self.rng
+        itw = W("it")
+        c.subj = NP([itw], [], itw, "", "weather", "sg", None, pron="dummy")
+        c.neg = r.random() < 0.15
+        c.contract = r.random() < 0.4
+        if r.random() < 0.5:
+            forms, noun = r.choice(WEATHER_VERBS)
+            c.kind, c.weather_noun = "verb", noun
+            c.verb = Verb({"en": forms[0], "s": forms[1], "past": forms[2], "pp": forms[3], "ing": forms[4], "ko": "오다",
+                           "irr": "-", "frame": "intr", "prep": "-", "case": "obj", "obj": "-", "subj": "person"})
+            c.tense = tense if tense in ("pres", "past") else r.choice(["pres", "past", "prog", "prog", "fut", "pastprog"])
+        else:
+            en, ko, irr = r.choice(WEATHER_ADJS)
+            c.kind = "adj"
+            c.adj = Adj({"en": en, "comparative": "-", "superlative": "-", "ko": ko, "irr": irr, "applies": "time"})
+            c.tense = tense if tense in ("pres", "past") else r.choice(["pres", "past", "pres", "fut"])
+            if r.random() < 0.3:
+                c.degree = r.choice(self.L.advs.get("degree", [("very", "아주")]))
+        if r.random() < 0.5:
+            self.add_time(c)
+        return c
 
-    def refer(self, target, cands, case):
-        """Mention of `target` (an entity of clause 1) in clause 2: a pronoun if exactly one
-        candidate agrees with it, else the bare noun again."""
-        ref = target.ref
-        prons = [p for p, ok in PRONOUN_MATCH.items() if ref in ok]
-        self.rng.shuffle(prons)
-        for p in prons:
-            matching = [x for x in cands if x.ref in PRONOUN_MATCH[p]]
-            if len(matching) == 1 and matching[0] is target:
-                if self.rng.random() < 0.9:
-                    return Mention(target, "pron", p)
-                break
-        if target.pron:  # a generic pronoun can only be referred to by a pronoun
-            return None
-        return Mention(target, "repeat")
+    def add_place(self, c, being=False, force=False):
+        r = self.rng
+        L = self.L
+        if not force and r.random() < 0.5 and c.kind not in ("place",):
+            return
+        x = r.random()
+        if x < 0.12 and c.kind != "there":  # here, outside ... -> 여기에서, 밖에
+            en, ko = r.choice(PLACE_ADVERBS)
+            w = W(en)
+            c.place = ([w], [K(ko, w), K("에" if being else "에서")])
+            return
+        if x < 0.8:
+            place = r.choice(L.places)
+            prep = r.choice(["in", "at"]) if place.en != "home" else "at"
+            np = self.np_noun(place, number="sg", det=r.choice(["the", "the", "my", "this", "our"]) if place.en != "home" else "", rel=False)
+            if place.en == "home":
+                np.en = [np.head_w]
+                np.ko = [k for k in np.ko if k.src is np.head_w]
+            pw = words(prep)
+            ko = np.ko + [K("에" if being else "에서")]
+        else:
+            prep, loc = r.choice([("on", "위"), ("under", "아래"), ("near", "근처"), ("behind", "뒤"), ("in front of", "앞"), ("next to", "옆")])
+            thing = self.pick_noun({"furniture"} if prep in ("on", "under") else {"furniture", "place"})
+            np = self.np_noun(thing, number="sg", det=r.choice(["the", "the", "my", "this"]), rel=False)
+            pw = words(prep)
+            ko = np.ko + [K(loc, pw[0]), K("에" if being else "에서")]
+        c.place = (pw + np.en, ko)
+
+    def add_adjuncts(self, c):
+        r = self.rng
+        L = self.L
+        if c.verb.frame != "motion" and r.random() < 0.35:
+            self.add_place(c, force=True)
+        if r.random() < 0.12 and c.subj.cls == "person":
+            p = self.np_any({"person"}, case="obj")
+            ww = W("with")
+            c.adjuncts.append(([ww] + p.en, p.ko + [K(particle("with", last_head(p))), K("함께", ww)]))
+        if c.verb.frame == "motion" and r.random() < 0.15:
+            veh = self.pick_noun({"vehicle"})
+            if veh:
+                bw = W("by")
+                vw = W(veh.en)
+                k = K(veh.ko, vw)
+                self.units.append((vw, [k]))
+                c.adjuncts.append(([bw, vw], [k, K(particle("by", veh.ko))]))
+        x = r.random()
+        if x < 0.3:
+            self.add_time(c)
+        if c.tense in ("pres", "past") and r.random() < 0.12 and L.advs.get("frequency"):
+            c.freq = r.choice(L.advs["frequency"])
+            if r.random() < 0.2:  # "I never eat meat" -> 나는 고기를 절대 먹지 않는다
+                c.freq, c.never, c.neg = ("never", "절대"), True, False
+        if r.random() < 0.1 and L.advs.get("manner"):
+            c.manner = r.choice(L.advs["manner"])
+
+    def add_time(self, c):
+        r = self.rng
+        past = c.tense in ("past", "pastprog", "perf", "could")
+        fut = c.tense == "fut"
+        opts = []
+        if past:
+            opts += [("yesterday", "어제"), ("last week", "지난주에"), ("last night", "어젯밤에"), ("last year", "작년에"),
+                     ("last month", "지난달에"), ("this morning", "오늘 아침에")]
+        elif fut:
+            opts += [("tomorrow", "내일"), ("next week", "다음 주에"), ("next year", "내년에"), ("tonight", "오늘 밤에"),
+                     ("this weekend", "이번 주말에"), ("soon", "곧"), ("later", "나중에")]
+        else:
+            opts += [("every day", "매일"), ("every morning", "매일 아침"), ("on weekends", "주말마다"), ("now", "지금"),
+                     ("today", "오늘"), ("at night", "밤에"), ("in the morning", "아침에"), ("in the evening", "저녁에"),
+                     ("in the afternoon", "오후에")]
+        days = [("monday", "월요일"), ("tuesday", "화요일"), ("wednesday", "수요일"), ("thursday", "목요일"),
+                ("friday", "금요일"), ("saturday", "토요일"), ("sunday", "일요일")]
+        months = [("january", "일월"), ("february", "이월"), ("march", "삼월"), ("april", "사월"), ("may", "오월"),
+                  ("june", "유월"), ("july", "칠월"), ("august", "팔월"), ("september", "구월"), ("october", "시월"),
+                  ("november", "십일월"), ("december", "십이월")]
+        if r.random() < 0.1:  # at seven o'clock -> 일곱 시에
+            h = r.randrange(12)
+            hw = W(NUMBERS[h])
+            en = [W("at"), hw, W("o"), W("'clock", attach=True)]
+            ko = [K(KO_NUMBERS[h], hw), K("시"), K("에")]
+        elif r.random() < 0.3:
+            d = r.choice(days)
+            dw = W(d[0], cap=True)
+            en = [W("on"), dw]
+            ko = [K(d[1], dw), K("에")]
+        elif r.random() < 0.15:
+            m = r.choice(months)
+            mw = W(m[0], cap=True)
+            en = [W("in"), mw]
+            ko = [K(m[1], mw), K("에")]
+        else:
+            e, k = r.choice(opts)
+            en = words(e)
+            kws = k.split()
+            content = [w for w in en if w.text not in ("in", "the", "at", "on", "every", "this")] or en
+            ko = []
+            for i, kw in enumerate(kws):
+                if kw.endswith("에") and len(kw) > 1 and kw not in ("지난주에",):
+                    ko += [K(kw[:-1], content[min(i, len(content) - 1)]), K("에")]
+                elif kw == "지난주에":
+                    ko += [K("지난주", content[0]), K("에")]
+                else:
+                    ko.append(K(kw, content[min(i, len(content) - 1)]))
+        if r.random() < 0.4:
+            c.adjuncts_pre.append((en, ko, "front"))
+        else:
+            c.adjuncts_pre.append((en, ko, "end"))
+
+    # -- sentences ------------------------------------------------------------------------
 
     def sentence(self):
-        g, r = self.rng, self.rng.random
-        self.second_clause = False
-        conj = g.choices([None, "and", "but", "because", "so"], [34, 19, 21, 15, 11])[0]
-        # clause 1
-        rr = r()
-        if rr < 0.72:
-            s1 = self.person()
-        elif rr < 0.86:
-            s1 = self.noun_entity(self.pick(self.animals))
-        elif rr < 0.95:
-            s1 = self.noun_entity(self.pick(self.things))
-        else:
-            s1 = self.noun_entity(self.pick(self.places), adj_p=0.1)
-        want_pobj = conj is not None and "P" in s1.tags and r() < 0.5
-        c1 = self.clause(Mention(s1), True, want_person_obj=want_pobj)
-        if conj is None:
-            en, ko, combos = realize_clause(c1, "final", "topic")
-            period = r() < 0.7
-            parts = en + ([W(".")] if period else [])
-            return assemble(parts, ko + [(".", None)], combos)
-        # clause 2
-        self.second_clause = True
-        cands = self.participants(c1)
-        subj2 = None
-        if cands and r() < 0.65:
-            weights = [3 if "P" in x.tags else 1 for x in cands]
-            target = g.choices(cands, weights)[0]
-            subj2 = self.refer(target, cands, "subj")
-        if subj2 is None:
-            rr = r()
-            if rr < 0.75:
-                e2 = self.person()
-            elif rr < 0.9:
-                e2 = self.noun_entity(self.pick(self.animals))
+        r = self.rng
+        self.combos = set()
+        self.units = []
+        kind = r.choices(
+            ["one", "two", "ynq", "whq", "imp", "said", "it", "pron"], [28, 24, 9, 8, 7, 5, 6, 13]
+        )[0]
+        en, ko = getattr(self, "s_" + kind)()
+        ko = ko
+        return Sentence(en, ko, self.combos, self.units, kind)
+
+    def end(self, en, ko, mark="."):
+        if mark == "." and self.rng.random() < 0.25:
+            return en, ko + [K(".")]  # no final period in English
+        if mark == "!" :
+            return en + [W("!", attach=True)], ko + [K("!")]
+        return en + [W(mark, attach=True)], ko + [K(mark)]
+
+    def s_one(self):
+        c = self.clause()
+        en = english(c, self.rng)
+        ko = korean(c, "final", topic=True)
+        return self.end(en, ko)
+
+    def s_two(self, conj=None, c1=None, c2=None):
+        r = self.rng
+        conj = conj or r.choice(["and", "but", "so", "because", "when", "if", "before", "after", "but", "and", "because"])
+        c1 = c1 or self.clause()
+        c2 = c2 or self.second_clause(c1)
+        return self.join(c1, c2, conj)
+
+    def join(self, c1, c2, conj):
+        r = self.rng
+        if conj in ("when", "if", "before", "after"):
+            # "A when B" or "When B, A": Korean always writes B first.
+            if conj in ("before", "after"):
+                for c in (c2,):
+                    if c.kind != "verb":
+                        c2 = self.clause(subj=c2.subj, kinds=["verb"], tense=c1.tense if c1.tense in ("pres", "past") else "pres")
+            fix_subordinate_tense(c1, c2, conj, r)
+            cw = W(conj)
+            e1, e2 = english(c1, r), english(c2, r, subordinate=True)
+            front = r.random() < 0.4
+            if front:
+                comma = [W(",", attach=True)] if r.random() < 0.8 else []
+                en = [cw] + e2 + comma + e1
             else:
-                e2 = self.noun_entity(self.pick(self.things))
-            subj2 = Mention(e2)
-        c2 = self.clause(subj2, False)
-        # clause-2 object / company referring back to clause 1
-        others = [x for x in cands if x is not subj2.e]
-        if c2.ptype == "tv" and others and r() < 0.45:
-            ok = [x for x in others if x.tags & c2.pred.obj]
-            if ok:
-                m = self.refer(self.pick(ok), cands, "obj")
-                if m is not None:
-                    c2.obj = m
-        comma = r() < 0.5
-        period = r() < 0.7
-        if conj in ("and", "but"):
-            en1, ko1, cb1 = realize_clause(c1, "conn", "topic")
-            en2, ko2, cb2 = realize_clause(c2, "final", "topic")
-            ko = join_ending(ko1, "고" if conj == "and" else "지만")
-            if comma:
-                ko.append((",", None))
-            parts = en1 + ([W(",")] if comma else []) + [W(conj)] + en2
-            ko = ko + ko2
-        elif conj == "because":
-            en1, ko1, cb1 = realize_clause(c1, "final", "topic")
-            en2, ko2, cb2 = realize_clause(c2, "conn", "subj")
-            cw = W("because")
-            parts = en1 + [cw] + en2
-            ko = join_ending(ko2, "기") + [("때문에", cw)] + ko1
-        else:  # so
-            en1, ko1, cb1 = realize_clause(c1, "conn", "subj")
-            en2, ko2, cb2 = realize_clause(c2, "final", "topic")
-            cw = W("so")
-            parts = en1 + ([W(",")] if comma else []) + [cw] + en2
-            ko = join_ending(ko1, "기") + [("때문에", cw)] + ko2
-        if period:
-            parts = parts + [W(".")]
-        return assemble(parts, ko + [(".", None)], cb1 | cb2)
+                en = e1 + [cw] + e2
+            form = {"when": "when", "if": "if", "before": "before", "after": "after"}[conj]
+            ko = korean(c2, form, topic=False, conj_w=cw) + ([K(",")] if front and comma else []) + korean(c1, "final", topic=True)
+            return self.end(en, ko)
+        cw = W(conj)
+        comma = r.random() < 0.5
+        e1, e2 = english(c1, r), english(c2, r)
+        en = e1 + ([W(",", attach=True)] if comma else []) + [cw] + e2
+        if conj == "because":
+            ko = korean(c2, "cause", topic=False, conj_w=cw) + ([K(",")] if comma else []) + korean(c1, "final", topic=True)
+        elif conj == "so":
+            ko = korean(c1, "cause", topic=False, conj_w=cw) + ([K(",")] if comma else []) + korean(c2, "final", topic=True)
+        else:
+            ko = korean(c1, "and" if conj == "and" else "but", topic=True, conj_w=cw) + ([K(",")] if comma else []) + korean(c2, "final", topic=True)
+        return self.end(en, ko)
+
+    def second_clause(self, c1):
+        """A second clause whose subject may be a pronoun resolved to a first-clause participant."""
+        r = self.rng
+        cands = [np for np in (c1.subj, c1.obj, c1.rcpt) if np is not None and np.pron is None]
+        if cands and r.random() < 0.5:
+            ant = r.choice(cands)
+            pron = pronoun_for(ant)
+            if pron and sum(1 for np in cands if agrees(pron, np)) == 1:
+                subj = self.resolved(pron, ant)
+                c2 = self.clause(subj=subj)
+                self.object_pronoun(c2, [np for np in cands if np is not ant])
+                return c2
+        return self.clause()
+
+    def object_pronoun(self, c, cands):
+        """Sometimes the object of the second clause is a pronoun too: ... and she likes him ->
+        ... 엠마는 존을 좋아한다 (him = John, the only other candidate that agrees)."""
+        r = self.rng
+        if c.kind != "verb" or c.verb.frame != "tr" or not cands or r.random() > 0.35:
+            return
+        ant = r.choice(cands)
+        pron = pronoun_for(ant)
+        if not pron or ant.cls not in c.verb.obj or sum(1 for np in cands if agrees(pron, np)) != 1:
+            return
+        c.obj = self.resolved(pron, ant, case="obj")
+
+    def resolved(self, pron, ant, case="subj"):
+        """A pronoun whose Korean is its antecedent's noun (aligned to the antecedent)."""
+        s, o = PRONOUNS[pron][0], PRONOUNS[pron][1]
+        w = W(s if case == "subj" else o)
+        k = K(ant.ko_head, ant.head_w)
+        for unit_w, ks in self.units:
+            if unit_w is ant.head_w:
+                ks.append(k)
+        return NP([w], [k], ant.head_w, ant.ko_head, ant.cls, ant.number, ant.gender, 3, pron=None, noun=ant.noun)
+
+    def s_pron(self):
+        """Two clauses where the second starts with a pronoun; with two candidates of different
+        gender half of the time (Emma met John, but he was tired)."""
+        r = self.rng
+        L = self.L
+        if r.random() < 0.5:
+            a = self.np_name()
+            b = self.np_name()
+            while b.gender == a.gender:
+                b = self.np_name()
+            v = r.choice([v for v in L.tv if "person" in v.obj and "person" in v.subj] or L.tv)
+            c1 = Clause()
+            c1.kind, c1.verb, c1.subj, c1.obj = "verb", v, a, b
+            c1.tense = r.choice(["past", "pres", "past"])
+            c1.neg = r.random() < 0.15
+            c1.contract = r.random() < 0.3
+            self.combos.add(("sv", a.noun.en, v.en))
+        else:
+            c1 = self.clause(kinds=["verb", "verb", "adj", "noun"])
+        cands = [np for np in (c1.subj, c1.obj, c1.rcpt) if np is not None and np.pron is None]
+        rng_c = [np for np in cands if pronoun_for(np)]
+        if not rng_c:
+            return self.s_two(c1=c1)
+        ant = r.choice(rng_c)
+        pron = pronoun_for(ant)
+        if sum(1 for np in cands if agrees(pron, np)) != 1:
+            return self.s_two(c1=c1)
+        c2 = self.clause(subj=self.resolved(pron, ant))
+        self.object_pronoun(c2, [np for np in cands if np is not ant])
+        return self.join(c1, c2, r.choice(["and", "but", "because", "so", "but", "when", "if"]))
+
+    def s_it(self):
+        """The animal didn't cross the street because it was too tired / wide."""
+        r = self.rng
+        L = self.L
+        for _ in range(50):
+            a_cls = r.choice(["animal", "animal", "person"]) if r.random() < 0.9 else "vehicle"
+            verbs = [v for v in L.tv if a_cls in v.subj and v.obj - {"person", "animal", "abstract", "time"}]
+            if not verbs:
+                continue
+            v = r.choice(verbs)
+            o_cls = r.choice(sorted(v.obj - {"person", "animal", "abstract", "time"}))
+            adjs = [a for a in L.adjs if (a_cls in a.applies) != (o_cls in a.applies)]
+            if not adjs:
+                continue
+            adj = r.choice(adjs)
+            subj = self.np_noun(self.pick_noun({a_cls}), number="sg", det=r.choice(["the", "the", "my", "a", "this"]), rel=False)
+            obj = self.np_noun(self.pick_noun({o_cls}), number="sg", det=r.choice(["the", "the", "my", "a", "this"]), rel=False)
+            if a_cls == "person" or subj.number != "sg" or obj.number != "sg":
+                if a_cls == "person":
+                    pron = "he" if subj.gender == "m" else "she" if subj.gender == "f" else None
+                    if pron is None:
+                        continue
+                else:
+                    continue
+            c1 = Clause()
+            c1.kind, c1.verb, c1.subj, c1.obj = "verb", v, subj, obj
+            c1.tense = r.choice(["past", "past", "pres"])
+            c1.neg = r.random() < 0.5
+            c1.contract = r.random() < 0.5
+            self.combos.add(("vo", v.en, obj.noun.en))
+            ant = subj if a_cls in adj.applies else obj
+            pron = "it" if ant.cls != "person" else ("he" if ant.gender == "m" else "she")
+            c2 = Clause()
+            c2.kind, c2.adj, c2.tense = "adj", adj, c1.tense if c1.tense != "pres" else "pres"
+            c2.subj = self.resolved(pron, ant)
+            c2.degree = r.choice([("too", "너무"), ("too", "너무"), ("very", "아주"), ("so", "너무")]) if r.random() < 0.8 else None
+            c2.contract = r.random() < 0.4
+            self.combos.add(("an", adj.en, ant.noun.en))
+            self.combos.add(("it", adj.en, ant.noun.en))
+            return self.join(c1, c2, "because")
+        return self.s_one()
+
+    def s_ynq(self):
+        c = self.clause()
+        if c.kind == "there" or c.tense in ("must", "should", "want", "could", "pastprog"):
+            c.tense = self.rng.choice(["pres", "past", "fut", "can"])
+        if c.kind not in ("verb",) and c.tense in ("can",):
+            c.tense = "pres"
+        if c.never:
+            c.freq, c.never = None, False
+        en = english(c, self.rng, question=True)
+        ko = korean(c, "question", topic=True)
+        return self.end(en, ko, "?")
+
+    def s_whq(self):
+        r = self.rng
+        L = self.L
+        wh = r.choice(["where", "what", "who", "when", "why", "where", "what", "how"])
+        c = self.clause(kinds=["verb"] if wh in ("what", "who", "when", "how") else ["verb", "place", "adj"])
+        if c.never:
+            c.freq, c.never = None, False
+        if c.tense not in ("pres", "past", "fut", "can", "prog"):
+            c.tense = r.choice(["pres", "past", "fut"])
+        c.neg = c.neg and wh == "why"
+        ww = W(wh)
+        if wh == "where":
+            if c.kind == "adj":
+                wh = "why"
+                ww = W("why")
+            else:
+                c.place = ([ww], [K("어디", ww), K("에" if c.kind == "place" else "에서")])
+                if c.kind == "verb" and c.verb.frame == "motion":
+                    c.place = None
+                    c.obj = NP([ww], [K("어디", ww)], ww, "어디", "place", "sg", None)
+                c.adjuncts = [a for a in c.adjuncts]
+        if wh == "what":
+            if c.verb.frame not in ("tr", "ditr") or "person" in c.verb.obj and len(c.verb.obj) == 1:
+                cands = [v for v in L.tv if (v.obj - {"person", "animal"}) and c.subj.cls in v.subj]
+                if not cands:
+                    return self.s_one()
+                c.verb = r.choice(cands)
+                c.rcpt = None
+            c.obj = NP([ww], [K("무엇", ww)], ww, "무엇", "object", "sg", None)
+            if c.verb.frame == "ditr" and c.rcpt is None:
+                c.rcpt = self.np_any({"person"}, case="obj")
+        if wh == "who":
+            c.subj = NP([ww], [K("누", ww)], ww, "누", "person", "sg", None, pron="who")
+        if wh == "when":
+            c.adjuncts_pre = [([ww], [K("언제", ww)], "front")]
+        if wh == "why":
+            c.why = ww
+        en = english(c, r, question=True, wh=wh, whw=ww)
+        ko = korean(c, "question", topic=True)
+        if wh == "why":
+            i = next((i for i, k in enumerate(ko) if k.glue and k.text in ("은", "는", "이", "가")), -1)
+            ko = ko[: i + 1] + [K("왜", ww)] + ko[i + 1:]
+        if wh == "how":  # right before the verb: 너는 학교에 어떻게 가니?
+            i = next(i for i, k in enumerate(ko) if k.src is c.main_w)
+            ko = ko[:i] + [K("어떻게", ww)] + ko[i:]
+        return self.end(en, ko, "?")
+
+    def s_imp(self):
+        r = self.rng
+        L = self.L
+        c = self.clause(kinds=["verb"], tense="pres")
+        c.subj = None
+        c.freq, c.never = None, False
+        c.adjuncts_pre = [(a[0], a[1], "end") for a in c.adjuncts_pre if a[0][0].text not in ("last", "yesterday", "this")]
+        style = r.choice(["please", "please", "plain", "dont", "lets", "please_end"])
+        c.neg = style == "dont"
+        en = english(c, r, imperative=True)
+        if style == "please":
+            en = [W("please")] + en
+        elif style == "please_end":
+            en = en + [W(",", attach=True), W("please")]
+        elif style == "dont":
+            en = words("do") + [W("n't", attach=True)] + en
+        elif style == "lets":
+            en = [W("let")] + [W("'s", attach=True)] + en
+        form = {"please": "request", "please_end": "request", "plain": "imperative", "dont": "imperative", "lets": "lets"}[style]
+        if style == "dont" and r.random() < 0.3:
+            en = [W("please")] + en
+            form = "request"
+        ko = korean(c, form, topic=False)
+        return self.end(en, ko, r.choice([".", ".", "!"]))
+
+    def s_said(self):
+        r = self.rng
+        sp = self.np_any({"person"})
+        c2 = self.second_clause_of(sp)
+        if c2.tense in ("must", "should", "want", "can", "could", "wouldlike"):
+            c2.tense = r.choice(["pres", "past"])
+        verb = r.choice(["said", "said", "says", "thinks", "think", "thought", "knows", "know"])
+        third = sp.third_sg()
+        if verb in ("says", "thinks", "knows") and not third:
+            verb = verb[:-1]
+        if verb in ("think", "know") and third:
+            verb = verb + "s"
+        vw = W(verb)
+        ko_verb = {"said": ("말하다", "past"), "says": ("말하다", "pres"), "say": ("말하다", "pres"), "thinks": ("생각하다", "pres"), "think": ("생각하다", "pres"),
+                   "thought": ("생각하다", "past"), "knows": ("알다", "pres"), "know": ("알다", "pres")}[verb]
+        that = [W("that")] if r.random() < 0.6 else []
+        en = sp.en + [vw] + that + english(c2, r)
+        p = Predicate(ko_verb[0])
+        pred = p.present() if ko_verb[1] == "pres" else p.past_stem() + ["다"]
+        ko = subject_tokens(sp, "topic") + korean(c2, "reported", topic=False) + kpred(pred, vw)
+        return self.end(en, ko)
+
+    def second_clause_of(self, sp):
+        r = self.rng
+        if sp.pron is None and r.random() < 0.6:
+            pron = pronoun_for(sp)
+            if pron:
+                return self.clause(subj=self.resolved(pron, sp))
+        return self.clause()
+
+
+def pronoun_for(np):
+    if np.cls == "person":
+        if np.number == "pl":
+            return "they"
+        return {"m": "he", "f": "she"}.get(np.gender)
+    if np.number == "pl":
+        return "they"
+    return "it"
+
+
+def agrees(pron, np):
+    if np.pron is not None:
+        return False
+    if pron == "they":
+        return np.number == "pl"
+    if np.number != "sg":
+        return False
+    if pron == "it":
+        return np.cls != "person"
+    if np.cls != "person":
+        return False
+    return np.gender in ({"he": "m", "she": "f"}[pron], "n")
+
+
+def fix_subordinate_tense(main, sub, conj, r):
+    """English keeps the present after when/if/before/after for a future main clause."""
+    if main.tense == "fut" and sub.tense not in ("pres",):
+        sub.tense = "pres"
+    if sub.tense in ("fut", "must", "should", "want", "could", "can", "wouldlike", "perf") and conj in ("when", "if", "before", "after"):
+        sub.tense = "pres" if main.tense not in ("past", "pastprog") else "past"
+    if conj in ("before", "after") and sub.tense not in ("pres", "past"):
+        sub.tense = "pres"
 
 
 # ----------------------------------------------------------------------------------------------
-# Fixed sentences and data set assembly
+# Writing a clause in English
+# ----------------------------------------------------------------------------------------------
+
+BE = {("pres", 1, "sg"): "am", ("pres", 3, "sg"): "is", ("past", 1, "sg"): "was", ("past", 3, "sg"): "was"}
+
+
+def be_form(subj, tense):
+    if subj is None:
+        return "be"
+    if subj.pron == "i":
+        return "am" if tense == "pres" else "was"
+    if subj.person == 3 and subj.number == "sg":
+        return "is" if tense == "pres" else "was"
+    return "are" if tense == "pres" else "were"
+
+
+CONTRACT_BE = {"am": "'m", "is": "'s", "are": "'re"}
+
+
+def english(c, r, question=False, wh=None, whw=None, imperative=False, subordinate=False):
+    """The English words of clause `c` (the same W objects the Korean points at)."""
+    s = c.subj
+    subj_en = s.en if s is not None else []
+    third = s is not None and s.third_sg()
+    t = c.tense
+    front = [a for a in c.adjuncts_pre if a[2] == "front" and not subordinate]
+    endt = [a for a in c.adjuncts_pre if a[2] == "end" or subordinate]
+    out_front = []
+    if front and not question:
+        for en, _ko, _ in front:
+            out_front += en
+        if r.random() < 0.5 and out_front:
+            out_front.append(W(",", attach=True))
+    tail = []
+    if c.place and not (wh == "where"):
+        tail += c.place[0]
+    for en, _ko in c.adjuncts:
+        tail += en
+    if c.manner:
+        tail.append(W(c.manner[0]))
+    if not (question and wh == "when"):
+        for en, _ko, _ in endt:
+            tail += en
+        if question:
+            for en, _ko, _ in front:
+                tail += en
+
+    # the predicate's words: aux chain + main
+    if c.kind in ("adj", "noun", "place", "comp", "there"):
+        if c.kind == "adj":
+            main = ([W(c.degree[0])] if c.degree else []) + [c.adj_w()] if False else None
+        main = pred_be(c)
+        be_t = "past" if t in ("past", "pastprog", "perf", "could") else "pres"
+        if t == "perf" and c.kind in ("adj", "noun"):
+            aux = [W("has" if third else "have")]
+            rest = [W("not")] if c.neg else []
+            if c.neg and c.contract:
+                aux, rest = [W(aux[0].text), W("n't", attach=True)], []
+            rest += [W("been")]
+            if question:
+                return ([whw] if wh else []) + aux + subj_en + rest + main + tail
+            return out_front + subj_en + aux + rest + main + tail
+        if t == "fut":
+            aux = [W("will")]
+            rest = [W("not")] if c.neg else []
+            rest += [W("be")]
+        else:
+            bf = be_form(s, be_t) if c.kind != "there" else ("is" if c.subj.number == "sg" else "are") if be_t == "pres" else ("was" if c.subj.number == "sg" else "were")
+            aux = [W(bf)]
+            rest = []
+            if c.neg:
+                if c.contract and bf not in ("am",):
+                    aux = [W(bf), W("n't", attach=True)]
+                else:
+                    rest = [W("not")]
+        if c.kind == "there":
+            there = [W("there")]
+            if question:
+                return aux + there + rest + main + tail
+            if c.contract and aux[0].text == "is" and not c.neg:
+                aux = [W("'s", attach=True)]
+            return out_front + there + aux + rest + main + tail
+        if question:
+            if wh:
+                return [whw] + aux + subj_en + rest + main + tail if wh not in ("who",) else [whw] + aux + rest + main + tail
+            return aux + subj_en + rest + main + tail
+        if c.contract and not c.neg and s is not None and s.pron and aux[0].text in CONTRACT_BE and t != "fut":
+            aux = [W(CONTRACT_BE[aux[0].text], attach=True)]
+        elif c.contract and not c.neg and s is not None and s.pron and t == "fut":
+            aux = [W("'ll", attach=True)]
+        return out_front + subj_en + aux + rest + main + tail
+
+    # verbs and have
+    if c.kind == "have":
+        forms = {"base": "have", "s": "has", "past": "had", "pp": "had", "ing": "having"}
+        vobj = c.obj.en
+    else:
+        v = c.verb
+        forms = v.forms
+        vobj = []
+        if v.frame in ("tr", "motion"):
+            if wh == "what":
+                vobj = []
+            elif v.frame == "motion" and wh == "where":
+                vobj = []
+            else:
+                vobj = ([W(v.prep)] if v.prep != "-" else []) + c.obj.en
+                if v.frame == "motion" and c.obj.head_w.text == "home":
+                    vobj = c.obj.en
+        elif v.frame == "ditr":
+            if wh == "what":
+                vobj = c.rcpt.en
+            elif c.obj.pron is not None or r.random() < 0.5:  # "show it to him", never "show him it"
+                vobj = c.obj.en + [W("to")] + c.rcpt.en
+            else:
+                vobj = c.rcpt.en + c.obj.en
+    if c.kind == "verb" and c.verb.prep != "-" and wh in ("what",):
+        vobj = [W(c.verb.prep)] + vobj
+    main_w = c.main_w = W("")  # filled below
+    freq = [W(c.freq[0])] if c.freq else []
+    neg_aux = None
+    if imperative:
+        main_w.text = forms["base"]
+        return [main_w] + vobj + tail
+    if t in ("pres", "past") and (c.neg or question):
+        do = ("does" if third else "do") if t == "pres" else "did"
+        main_w.text = forms["base"]
+        if c.kind == "have" and c.neg and not question and r.random() < 0.0:
+            pass
+        aux = [W(do)]
+        if c.neg:
+            if c.contract:
+                aux.append(W("n't", attach=True))
+            else:
+                aux.append(W("not"))
+        if question:
+            if wh == "who":
+                main_w.text = forms["s"] if t == "pres" else forms["past"]
+                return [whw] + freq + [main_w] + vobj + tail
+            return ([whw] if wh else []) + aux[:1] + subj_en + aux[1:] + freq + [main_w] + vobj + tail
+        return out_front + subj_en + aux + freq + [main_w] + vobj + tail
+    if t == "pres":
+        main_w.text = forms["s"] if third else forms["base"]
+        return out_front + subj_en + freq + [main_w] + vobj + tail
+    if t == "past":
+        main_w.text = forms["past"]
+        return out_front + subj_en + freq + [main_w] + vobj + tail
+    # auxiliary + verb
+    if t in ("prog", "pastprog"):
+        aux = [W(be_form(s, "pres" if t == "prog" else "past"))]
+        main_w.text = forms["ing"]
+    elif t == "perf":
+        aux = [W("has" if third else "have")]
+        main_w.text = forms["pp"]
+    elif t == "want":
+        aux = [W(("wants" if third else "want") if not (c.neg or question) else "want")]
+        main_w.text = forms["base"]
+    elif t == "wouldlike":
+        c.neg = False
+        main_w.text = forms["base"]
+        if question:
+            return ([whw] if wh and wh != "who" else []) + [W("would")] + subj_en + [W("like"), W("to"), main_w] + vobj + tail
+        aux = [W("'d", attach=True)] if c.contract and s is not None and s.pron else [W("would")]
+        return out_front + subj_en + aux + [W("like"), W("to"), main_w] + vobj + tail
+    else:
+        aux = [W({"fut": "will", "can": "can", "could": "could", "must": "must", "should": "should"}[t])]
+        main_w.text = forms["base"]
+    if t == "want":
+        to = [W("to")]
+        if c.neg or question:
+            do = W("does" if third else "do")
+            if question:
+                return ([whw] if wh and wh != "who" else []) + [do] + subj_en + aux + to + [main_w] + vobj + tail
+            neg = [W("n't", attach=True)] if c.contract else [W("not")]
+            return out_front + subj_en + [do] + neg + aux + to + [main_w] + vobj + tail
+        return out_front + subj_en + aux + to + [main_w] + vobj + tail
+    if question:
+        if wh == "who":
+            return [whw] + aux + ([W("not")] if c.neg else []) + [main_w] + vobj + tail
+        return ([whw] if wh else []) + aux + subj_en + ([W("not")] if c.neg else []) + [main_w] + vobj + tail
+    if c.neg:
+        a = aux[0].text
+        if c.contract and a in ("will", "can", "could", "should", "must", "is", "are", "was", "were", "has", "have"):
+            aux = [W({"will": "wo", "can": "ca"}.get(a, a)), W("n't", attach=True)]
+        elif a == "can" and r.random() < 0.4:
+            aux = [W("cannot")]
+        else:
+            aux = aux + [W("not")]
+    elif c.contract and s is not None and s.pron and aux[0].text in ("will", "am", "is", "are", "have", "has"):
+        a = aux[0].text
+        if a in ("has",) and s.pron in ("he", "she", "it"):
+            pass
+        elif a == "will":
+            aux = [W("'ll", attach=True)]
+        elif a in CONTRACT_BE:
+            aux = [W(CONTRACT_BE[a], attach=True)]
+        elif a == "have":
+            aux = [W("'ve", attach=True)]
+    return out_front + subj_en + aux + freq + [main_w] + vobj + tail
+
+
+def pred_be(c):
+    """Words after "be": an adjective (with degree), a noun, a place or a comparison."""
+    if c.kind == "adj":
+        c.adj_word = W(c.adj.en)
+        return ([c.degree_w] if c.degree else []) + [c.adj_word] if set_degree(c) else [c.adj_word]
+    if c.kind == "comp":
+        comp = c.adj.comp
+        if comp in ("more", "-") or not comp:
+            c.degree_w = W("more")
+            c.adj_word = W(c.adj.en)
+            ws = [c.degree_w, c.adj_word]
+        else:
+            c.degree_w = None
+            c.adj_word = W(comp)
+            ws = [c.adj_word]
+        c.than_w = W("than")
+        return ws + [c.than_w] + c.compl.en
+    if c.kind == "noun":
+        return c.compl.en
+    if c.kind in ("place", "there"):
+        return c.subj.en if c.kind == "there" else []
+    return []
+
+
+def set_degree(c):
+    c.degree_w = W(c.degree[0]) if c.degree else None
+    return c.degree is not None
+
+
+# ----------------------------------------------------------------------------------------------
+# Writing a clause in Korean
 # ----------------------------------------------------------------------------------------------
 
 
-def _name(en):
-    return next(n for n in LEX["names"] if n.en_sg == en)
+def subject_tokens(np, kind):
+    if np.pron == "dummy":
+        return []
+    ko = list(np.ko)
+    p = particle(kind, np.ko_head if not (np.ko and np.ko[-1].src is None and np.ko[-1].text in ("명", "마리", "대", "개")) else np.ko[-1].text)
+    if np.pron == "who":
+        return [K("누", np.head_w), K("가")]
+
+    if p == "가" and ko and ko[-1].text in ("나", "너") and ko[-1].src is not None:
+        ko[-1] = K({"나": "내", "너": "네"}[ko[-1].text], ko[-1].src)
+    return ko + [K(p)]
 
 
-def _noun(lemma):
-    return next(n for n in LEX["people"] + LEX["things"] if n.lemma == lemma)
+def last_head(np):
+    """The word a particle after `np` attaches to (the counter after a number)."""
+    return np.ko[-1].text
 
 
-def _verb(kind, base, ko_pres=None):
-    return next(v for v in LEX[kind] if v.base == base and (ko_pres is None or v.ko_pres == ko_pres))
+def case_particle(v, head):
+    if v.en == "need":
+        return particle("subj", head)
+    return {"obj": particle("obj", head), "dat": "에게", "com": particle("with", head), "loc": "에", "src": "에서"}.get(v.case, particle("obj", head))
 
 
-def seed_sentence(period=False):
-    """Emma hates games, but she's a great friend -> 엠마 는 게임 을 싫어하 지만 , 엠마 는 훌륭한 친구 이다 ."""
-    emma = Entity(_name("Emma"))
-    games = Entity(_noun("game"), "pl", None)
-    c1 = Clause(subj=Mention(emma), ptype="tv", pred=_verb("tv", "hate"), obj=Mention(games), tense="pres", neg=False)
-    great = next(a for a in LEX["adj"] if a.en == "great")
-    c2 = Clause(subj=Mention(emma, "pron", "she"), ptype="cop", comp=Entity(_noun("friend"), "sg", "a", great),
-                tense="pres", neg=False, contract=True)
-    en1, ko1, cb1 = realize_clause(c1, "conn", "topic")
-    en2, ko2, cb2 = realize_clause(c2, "final", "topic")
-    ko = join_ending(ko1, "지만") + [(",", None)] + ko2 + [(".", None)]
-    parts = en1 + [W(","), W("but")] + en2 + ([W(".")] if period else [])
-    return assemble(parts, ko, cb1 | cb2)
+ANH = Predicate("않다")
+ANH_ADJ = Predicate("않다", adjective=True)
+ISS = Predicate("있다", adjective=True)
+EOPS = Predicate("없다", adjective=True)
+HA = Predicate("하다")
+SIP = Predicate("싶다", adjective=True)
+MAL = Predicate("말다")
+ANI = Predicate("아니다", adjective=True)
 
 
-def carry_sentence(a, b, period=True):
-    """The brother carried the sister -> 형 은 누나 를 업었다 ."""
-    c = Clause(subj=Mention(Entity(_noun(a), "sg", "the")), ptype="tv", pred=_verb("tv", "carry", "업는다"),
-               obj=Mention(Entity(_noun(b), "sg", "the")), tense="past", neg=False)
-    en, ko, cb = realize_clause(c, "final", "topic")
-    return assemble(en + ([W(".")] if period else []), ko + [(".", None)], cb)
+class Copula:
+    """N + 이다: 학생 이 다, 학생 이어 ㅆ 다, 의사 여 ㅆ 다, 학생 이 니, 학생 이 ㄴ (인)."""
+
+    def __init__(self, noun_head):
+        self.vowel = not has_batchim(noun_head)
+        self.a = "이"
+        self.n = "이"
+        self.c = "여" if self.vowel else "이어"
+        self.adjective = True
+
+    def present(self):
+        return ["이", "다"]
+
+    def question(self):
+        return ["이", "니"]
+
+    def past_stem(self):
+        return [self.c, "ㅆ"]
+
+    def consonant(self, e):
+        return ["이", e]
+
+    def attributive_present(self):
+        return ["이", "ㄴ"]
+
+    def attributive_future(self):
+        return ["이", "ㄹ"]
+
+    def conditional(self):
+        return ["이", "면"]
 
 
-def fixed_sentences():
-    out = [seed_sentence(False), seed_sentence(True)]
-    for a, b in (("brother", "sister"), ("sister", "brother")):
-        out += [carry_sentence(a, b, True), carry_sentence(a, b, False)]
+def finish(p, tense, form, src, conj_w=None, neg_adj=None):
+    """Tokens of predicate `p` (aligned to `src`) in `tense` (pres/past/fut) and `form`."""
+    fut = tense == "fut"
+    past = tense == "past"
+    out = []
+
+    def stem(tokens):
+        return kpred(tokens, src, glue_stem=isinstance(p, Copula))
+
+    if fut and form not in ("when", "if", "before", "after"):
+        out = stem(p.attributive_future())
+        geot = K("것", None)
+        if form == "question":
+            return out + [K("거", None), K("니")]
+        return out + [geot] + finish(Copula("것"), "pres", form, None, conj_w)
+    if form == "final":
+        return stem(p.past_stem() + ["다"]) if past else stem(p.present())
+    if form == "question":
+        return stem(p.past_stem() + ["니"]) if past else stem(p.question())
+    if form in ("and", "but"):
+        e = "고" if form == "and" else "지만"
+        return stem(p.past_stem() + [e]) if past else stem(p.consonant(e))
+    if form == "cause":
+        return (stem(p.past_stem() + ["기"]) if past else stem(p.consonant("기"))) + [K("때문에", conj_w)]
+    if form == "if":
+        return (stem(p.past_stem() + ["으면"]) if past else stem(p.conditional()))
+    if form == "when":
+        return (stem(p.past_stem() + ["을"]) if past else stem(p.attributive_future())) + [K("때", conj_w)]
+    if form == "before":
+        return stem(p.consonant("기")) + [K("전에", conj_w)]
+    if form == "after":
+        return stem(p.attributive_past()) + [K("후에", conj_w)]
+    if form == "reported":
+        if isinstance(p, Copula):
+            return stem(p.past_stem() + ["다", "고"] if past else ["이", "라고"])
+        return stem((p.past_stem() + ["다"] if past else p.present()) + ["고"])
+    if form == "request":
+        return stem(p.polite_request())
+    if form == "imperative":
+        return stem(p.imperative())
+    if form == "lets":
+        return stem(p.consonant("자"))
+    raise ValueError(form)
+
+
+def korean(c, form, topic=True, conj_w=None):
+    """The Korean tokens of clause `c` in `form` (final, question, and, but, cause, if, when,
+    before, after, reported, request, imperative, lets)."""
+    t = c.tense
+    main = [] if form not in ("if", "when", "before", "after", "cause") else []
+    pre = []
+    for en, ko, _ in c.adjuncts_pre:
+        pre += ko
+    subj = []
+    if c.subj is not None:
+        kind = "topic" if topic else "subj"
+        if c.kind == "there":
+            kind = "subj"
+        subj = subject_tokens(c.subj, kind)
+    freq = [K(c.freq[1], c_freq_w(c))] if c.freq else []
+    place = c.place[1] if c.place else []
+    adj = []
+    for en, ko in c.adjuncts:
+        adj += ko
+    manner = [K(c.manner[1], c_manner_w(c))] if c.manner else []
+
+    tense = {"pres": "pres", "past": "past", "prog": "pres", "pastprog": "past", "perf": "past", "fut": "fut",
+             "can": "pres", "could": "past", "must": "pres", "should": "pres", "want": "pres", "wouldlike": "pres"}[t]
+
+    if c.kind in ("adj", "comp"):
+        body = []
+        if c.kind == "comp":
+            body = c.compl.ko + [K("보다")] + [K("더", c.degree_w)] if c.degree_w is not None else c.compl.ko + [K("보다"), K("더")]
+            body = c.compl.ko + [K("보다"), K("더", c.degree_w)]
+        elif c.degree:
+            body = [K(c.degree[1], c.degree_w)]
+        pred = predicate(c.adj.ko, tense, form, c.adj_word, c.neg, conj_w)
+        return pre + subj + place + body + pred
+    if c.kind == "noun":
+        head = c.compl.ko_head
+        if c.neg:
+            return pre + subj + c.compl.ko + [K(particle("subj", head))] + predicate(ANI, tense, form, c.aux_w(), False, conj_w)
+        cop = Copula(head)
+        return pre + subj + c.compl.ko + finish(cop, tense, form, c.aux_w() if tense != "fut" else None, conj_w)
+    if c.kind in ("place", "there"):
+        p = EOPS if c.neg else ISS
+        return pre + place + subj + predicate(p, tense, form, c.aux_w(), False, conj_w) if c.kind == "there" else \
+            pre + subj + place + predicate(p, tense, form, c.aux_w(), False, conj_w)
+    if c.kind == "have":
+        obj = c.obj.ko + [K(particle("subj", last_head(c.obj)))]
+        p = EOPS if c.neg else ISS
+        return pre + subj + freq + obj + predicate(p, tense, form, c.main_w, False, conj_w)
+
+    v = c.verb
+    obj = []
+    if v.frame == "tr":
+        obj = c.obj.ko + [K(case_particle(v, last_head(c.obj)))]
+    elif v.frame == "motion":
+        obj = c.obj.ko + [K("에")] if c.obj.head_w.text != "where" else [c.obj.ko[0], K("에")]
+    elif v.frame == "ditr":
+        obj = c.rcpt.ko + [K("에게")] + c.obj.ko + [K(particle("obj", last_head(c.obj)))]
+    vw = c.main_w
+    if c.weather_noun:  # 비가 온다: the noun and the verb both translate "rain"
+        subj = [K(c.weather_noun, vw), K(particle("subj", c.weather_noun))]
+    chain = []  # auxiliary constructions before the final predicate
+    if t in ("prog", "pastprog"):
+        chain = kpred(v.ko.consonant("고"), vw)
+        final_p, final_src = ISS, None
+    elif t in ("can", "could"):
+        chain = kpred(v.ko.attributive_future(), vw) + [K("수", c.aux_w())]
+        final_p, final_src = (EOPS if c.neg else ISS), None
+    elif t in ("must", "should"):
+        if c.neg:
+            chain = kpred(v.ko.consonant("지"), vw) + kpred(MAL.obligation(), None)
+        else:
+            chain = kpred(v.ko.obligation(), vw)
+        final_p, final_src = HA, None
+    elif t in ("want", "wouldlike"):
+        chain = kpred(v.ko.consonant("고"), vw)
+        final_p, final_src = SIP, None
+    else:
+        final_p, final_src = v.ko, vw
+    neg = (c.neg or c.never) and t not in ("can", "could", "must", "should")
+    if neg and final_p is ISS:  # progressive: 자고 있지 않다 (있다 negates as 없다 only for being/having)
+        return pre + subj + freq + place + adj + obj + manner + chain + kpred(ISS.consonant("지"), None) + finish(ANH_ADJ, tense, form, None, conj_w)
+    if form in ("request", "imperative", "lets"):
+        if c.neg:
+            body = kpred(v.ko.consonant("지"), vw)
+            ma = Predicate("말다")
+            tail = {"request": [K("마세요")], "imperative": [K("마라")], "lets": [K("말자")]}[form]
+            return pre + place + adj + obj + manner + body + tail
+        return pre + place + adj + obj + manner + finish(v.ko, "pres", form, vw)
+    pred = predicate(final_p, tense, form, final_src, neg, conj_w)
+    return pre + subj + freq + place + adj + obj + manner + chain + pred
+
+
+def predicate(p, tense, form, src, neg, conj_w):
+    if not neg:
+        return finish(p, tense, form, src, conj_w)
+    if p is ISS:
+        return finish(EOPS, tense, form, src, conj_w)
+    if p.dictionary == "알다" if hasattr(p, "dictionary") else False:
+        return finish(Predicate("모르다", "르"), tense, form, src, conj_w)
+    aux = ANH_ADJ if p.adjective else ANH
+    return kpred(p.consonant("지"), src) + finish(aux, tense, form, None, conj_w)
+
+
+def c_freq_w(c):
+    return c._freq_w if hasattr(c, "_freq_w") else None
+
+
+def c_manner_w(c):
+    return None
+
+
+def _aux_w(self):
+    return getattr(self, "_aux", None)
+
+
+Clause.aux_w = _aux_w
+
+
+# ----------------------------------------------------------------------------------------------
+# Fixed sentences (always in training), held-out sets, files
+# ----------------------------------------------------------------------------------------------
+
+
+def fixed_sentences(rng):
+    """The demo's showcase sentences, built with the same code as every other sentence."""
+    L = lex()
+    out = []
+
+    def seed(period):
+        g = Gen(rng)
+        g.combos, g.units = set(), []
+        emma = g.np_name(L.name_by_en["emma"])
+        c1 = Clause()
+        c1.kind, c1.verb, c1.subj, c1.tense = "verb", L.verb_by_en["hate"], emma, "pres"
+        c1.obj = g.np_noun(L.noun_by_en["game"], number="pl", det="", rel=False)
+        c2 = Clause()
+        c2.kind, c2.subj, c2.tense, c2.contract = "noun", g.resolved("she", emma), "pres", True
+        c2.compl = g.np_noun(L.noun_by_en["friend"], number="sg", det="a", adj=L.adj_by_en["great"], rel=False)
+        e1, e2 = english(c1, rng), english(c2, rng)
+        cw = W("but")
+        en = e1 + [W(",", attach=True), cw] + e2 + ([W(".", attach=True)] if period else [])
+        ko = korean(c1, "but", topic=True, conj_w=cw) + [K(",")] + korean(c2, "final", topic=True) + [K(".")]
+        return Sentence(en, ko, g.combos, g.units, "seed")
+
+    def animal(adj, period):
+        g = Gen(rng)
+        g.combos, g.units = set(), []
+        subj = g.np_noun(L.noun_by_en["animal"], number="sg", det="the", rel=False)
+        obj = g.np_noun(L.noun_by_en["street"], number="sg", det="the", rel=False)
+        c1 = Clause()
+        c1.kind, c1.verb, c1.subj, c1.obj, c1.tense, c1.neg, c1.contract = "verb", L.verb_by_en["cross"], subj, obj, "past", True, True
+        ant = subj if "animal" in L.adj_by_en[adj].applies else obj
+        c2 = Clause()
+        c2.kind, c2.adj, c2.tense, c2.subj, c2.degree = "adj", L.adj_by_en[adj], "past", g.resolved("it", ant), ("too", "너무")
+        cw = W("because")
+        en = english(c1, rng) + [cw] + english(c2, rng) + ([W(".", attach=True)] if period else [])
+        ko = korean(c2, "cause", topic=False, conj_w=cw) + korean(c1, "final", topic=True) + [K(".")]
+        return Sentence(en, ko, g.combos, g.units, "seed")
+
+    for period in (False, True):
+        out.append(seed(period))
+        for adj in ("tired", "wide"):
+            out.append(animal(adj, period))
     return out
 
 
+MAX_EN = 24  # longer generated sentences are dropped (readers type 4 to 16 words)
+SEED_EN = "Emma hates games, but she's a great friend"
+SEED_KO = "엠마 는 게임 을 싫어하 지만 , 엠마 는 훌륭하 ㄴ 친구 이 다 ."
+
+
 def key(s):
-    """Identity of a sentence for train/test disjointness: its tokens without , and ."""
-    return " ".join(t for t in s.en_tokens if t not in (",", "."))
+    """Identity of a sentence for train/test disjointness: its tokens without , . ? !"""
+    return " ".join(t for t in s.en_tokens if t not in (",", ".", "?", "!"))
 
 
 def reserved_combos(seed):
-    """Combinations that only the test set may contain."""
+    """(adjective, noun), (verb, object) and (name, verb) pairs that only held-out sets contain."""
+    L = lex()
     rng = random.Random(seed * 7919 + 17)
-    adj_noun, verb_obj, name_verb = [], [], []
-    nouns = [n for n in LEX["people"] + LEX["animals"] + LEX["things"] if not n.proper]
-    for a in LEX["adj"]:
-        for n in nouns:
-            if a.tags & n.tags and (a.en, n.lemma) != ("great", "friend"):
-                adj_noun.append(("an", a.en, n.lemma))
-    for v in LEX["tv"]:
-        for n in LEX["objects"]:
-            if v.obj & n.tags and "P" not in n.tags:
-                verb_obj.append(("vo", v.base, n.lemma))
-    for nm in LEX["names"]:
-        for v in LEX["tv"] + LEX["iv"]:
-            name_verb.append(("sv", nm.lemma, v.base))
-    keep = {("vo", "hate", "game"), ("vo", "carry", "sister"), ("vo", "carry", "brother"), ("sv", "emma", "hate")}
-    verb_obj = sorted(set(verb_obj) - keep)
-    name_verb = sorted(set(name_verb) - keep)
-    adj_noun = sorted(set(adj_noun))
-    res = set(rng.sample(adj_noun, 40)) | set(rng.sample(verb_obj, 40)) | set(rng.sample(name_verb, 30))
+    keep_n = {"animal", "street", "friend", "game", "emma"}
+    an = sorted({("an", a.en, n.en) for a in L.adjs for n in L.nouns if n.cls in a.applies and n.en not in keep_n and a.en not in ("tired", "wide", "great")})
+    vo = sorted({("vo", v.en, n.en) for v in L.tv for n in L.nouns if n.cls in v.obj and n.en not in keep_n and v.en not in ("hate", "cross")})
+    sv = sorted({("sv", nm.en, v.en) for nm in L.names for v in L.tv + L.iv if nm.en != "emma"})
+    res = set(rng.sample(an, min(len(an), 400))) | set(rng.sample(vo, min(len(vo), 400))) | set(rng.sample(sv, min(len(sv), 200)))
+    # "it" pairs: (adjective, noun) with a class split between animals/persons and things.
+    it_pairs = sorted({("an", a.en, n.en) for a in L.adjs for n in L.nouns if n.cls in a.applies and n.en not in keep_n
+                       and a.en not in ("tired", "wide") and (("animal" in a.applies) != ("place" in a.applies))
+                       and n.cls in ("animal", "place", "object", "furniture", "food", "vehicle", "clothes", "nature")})
+    for _, a, n in rng.sample(it_pairs, min(len(it_pairs), 150)):
+        res |= {("it", a, n), ("an", a, n)}
     return res
 
 
-def to_tsv_line(s):
-    return f"{s.en}\t{' '.join(s.ko)}\t{' '.join(map(str, s.align))}\n"
+def to_tsv_line(s, units=False):
+    line = f"{s.en}\t{' '.join(s.ko)}\t{' '.join(map(str, s.align))}"
+    if units:
+        line += "\t" + " ".join(f"{e}:{','.join(map(str, ks))}" for e, ks in s.units)
+    return line + "\n"
 
 
-def write_tsv(path, sents):
+def write_tsv(path, sents, units=False):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
-        f.write("en\tko\talign\n")
+        f.write("en\tko\talign" + ("\tunits" if units else "") + "\n")
         for s in sents:
-            f.write(to_tsv_line(s))
+            f.write(to_tsv_line(s, units))
 
 
 def read_tsv(path):
-    """-> list of (english text, korean tokens, alignment)"""
+    """-> list of (english text, korean tokens, alignment, units [(en index, [ko indices])])"""
     rows = []
     with open(path, encoding="utf-8") as f:
         header = f.readline().rstrip("\n").split("\t")
-        assert header == ["en", "ko", "align"], header
+        assert header[:3] == ["en", "ko", "align"], header
         for line in f:
-            en, ko, al = line.rstrip("\n").split("\t")
-            rows.append((en, ko.split(" "), [int(x) for x in al.split(" ")]))
+            cols = line.rstrip("\n").split("\t")
+            units = []
+            if len(cols) > 3 and cols[3]:
+                for u in cols[3].split(" "):
+                    e, ks = u.split(":")
+                    units.append((int(e), [int(k) for k in ks.split(",")]))
+            rows.append((cols[0], cols[1].split(" "), [int(x) for x in cols[2].split(" ")], units))
     return rows
 
 
-def build(seed=1, n_train=200000, n_test=1300, n_dev=1000, novel_frac=0.5, log=print):
+def build(seed=1, n_train=400000, n_test=2000, n_dev=1000, n_it=300, log=print):
     rng = random.Random(seed)
     gen = Gen(rng)
     reserved = reserved_combos(seed)
-    fixed = fixed_sentences()
+    fixed = fixed_sentences(rng)
     fixed_keys = {key(s) for s in fixed}
-    train, seen = list(fixed), set(fixed_keys)
-    novel, plain, held_keys = [], [], set()
-    n_novel_total = int((n_test + n_dev) * novel_frac)
-    n_plain_total = (n_test + n_dev) - n_novel_total
+    held = {"novel": [], "plain": [], "it": []}
+    held_keys = set()
+    want = {"novel": (n_test + n_dev) // 2, "plain": (n_test + n_dev) - (n_test + n_dev) // 2, "it": n_it}
     attempts = 0
-    # held-out sentences first (their keys are then excluded from training)
-    while len(novel) < n_novel_total or len(plain) < n_plain_total:
+    while any(len(held[k]) < want[k] for k in held):
         attempts += 1
-        s = gen.sentence()
+        s = gen.s_it_sentence() if len(held["it"]) < want["it"] and attempts % 3 == 0 else gen.sentence()
+        if len(s.en_tokens) > MAX_EN:
+            continue
         k = key(s)
         if k in held_keys or k in fixed_keys:
             continue
-        if s.combos & reserved:
-            if len(novel) < n_novel_total:
-                novel.append(s)
+        hit = s.combos & reserved
+        if s.kind == "it" and any(c[0] == "it" for c in hit):
+            if len(held["it"]) < want["it"]:
+                held["it"].append(s)
                 held_keys.add(k)
-        elif len(plain) < n_plain_total and rng.random() < 0.05:
-            plain.append(s)
+        elif hit and s.kind != "it":
+            if len(held["novel"]) < want["novel"]:
+                held["novel"].append(s)
+                held_keys.add(k)
+        elif not hit and len(held["plain"]) < want["plain"] and rng.random() < 0.05:
+            held["plain"].append(s)
             held_keys.add(k)
+    train, seen = list(fixed), set(fixed_keys)
     while len(train) < n_train:
         s = gen.sentence()
+        if len(s.en_tokens) > MAX_EN:
+            continue
         k = key(s)
         if k in seen or k in held_keys or s.combos & reserved:
             continue
         seen.add(k)
         train.append(s)
     rng.shuffle(train)
-    n_novel_test = int(n_test * novel_frac)
-    test = novel[:n_novel_test] + plain[: n_test - n_novel_test]
-    dev = novel[n_novel_test:] + plain[n_test - n_novel_test:]
+    nt = n_test // 2
+    test = held["novel"][:nt] + held["plain"][: n_test - nt]
+    dev = held["novel"][nt:] + held["plain"][n_test - nt:]
     rng.shuffle(test)
     rng.shuffle(dev)
-    log(f"held-out sampling: {attempts} attempts; train {len(train)}, dev {len(dev)}, test {len(test)}")
-    return train, dev, test, reserved
+    log(f"held-out sampling: {attempts} attempts; train {len(train)}, dev {len(dev)}, test {len(test)}, it {len(held['it'])}")
+    return train, dev, test, held["it"], reserved
 
 
-def check(train, dev, test):
+def _it_sentence(self):
+    self.combos = set()
+    self.units = []
+    en, ko = self.s_it()
+    return Sentence(en, ko, self.combos, self.units, "it")
+
+
+Gen.s_it_sentence = _it_sentence
+
+
+def check(train, dev, test, it):
     """Sanity checks on the generated data."""
     tk = {key(s) for s in train}
-    for s in dev + test:
+    for s in dev + test + it:
         assert key(s) not in tk
-    assert not ({s.en for s in train} & {s.en for s in test})
     src_vocab = {t for s in train for t in s.en_tokens}
     tgt_vocab = {t for s in train for t in s.ko}
-    for s in dev + test:
+    missing = 0
+    for s in dev + test + it:
         miss = [t for t in s.en_tokens if t not in src_vocab] + [t for t in s.ko if t not in tgt_vocab]
-        assert not miss, (s.en, miss)
-    for s in train + dev + test:
+        missing += bool(miss)
+    for s in train + dev + test + it:
         assert len(s.ko) == len(s.align)
-        for t, a in zip(s.ko, s.align):
-            if a >= 0:
-                assert t not in GLUE_SET or t in ("이다", "였다", "이었다", "였", "이었", "이"), (s.en, t)
-        assert len(s.en_tokens) < 63 and len(s.ko) < 63
+        assert len(s.en_tokens) < 63 and len(s.ko) < 63, s.en
     words = {t for t in src_vocab if t[0].isalpha()}
-    return len(words), len(src_vocab), len(tgt_vocab)
+    return len(words), len(src_vocab), len(tgt_vocab), missing
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--n-train", type=int, default=200000)
-    ap.add_argument("--n-test", type=int, default=1300)
+    ap.add_argument("--n-train", type=int, default=400000)
+    ap.add_argument("--n-test", type=int, default=2000)
     ap.add_argument("--n-dev", type=int, default=1000)
-    ap.add_argument("--out", default=os.path.join(here, "out"))
-    ap.add_argument("--test", default=os.path.join(here, "..", "tests", "data", "en-ko-test.tsv"))
-    ap.add_argument("--show", type=int, default=0, help="print N random training sentences")
+    ap.add_argument("--n-it", type=int, default=300)
+    ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    ap.add_argument("--test", default=os.path.join(HERE, "..", "tests", "data", "en-ko-test.tsv"))
+    ap.add_argument("--it-test", default=os.path.join(HERE, "..", "tests", "data", "en-ko-it.tsv"))
+    ap.add_argument("--show", type=int, default=0, help="print N random sentences and stop")
     a = ap.parse_args(argv)
-    train, dev, test, reserved = build(a.seed, a.n_train, a.n_test, a.n_dev)
-    n_words, n_src, n_tgt = check(train, dev, test)
-    write_tsv(os.path.join(a.out, "train.tsv"), train)
+    if a.show:
+        gen = Gen(random.Random(a.seed))
+        for _ in range(a.show):
+            s = gen.sentence()
+            print(s.en, "|", detokenize_ko(s.ko), "|", " ".join(s.ko))
+        return 0
+    train, dev, test, it, reserved = build(a.seed, a.n_train, a.n_test, a.n_dev, a.n_it)
+    n_words, n_src, n_tgt, missing = check(train, dev, test, it)
+    write_tsv(os.path.join(a.out, "train.tsv"), train, units=True)
     write_tsv(os.path.join(a.out, "dev.tsv"), dev)
     write_tsv(a.test, test)
+    write_tsv(a.it_test, it)
     with open(os.path.join(a.out, "reserved.txt"), "w", encoding="utf-8") as f:
         for r in sorted(reserved):
             f.write(" ".join(r) + "\n")
-    print(f"english words {n_words}, source vocab {n_src}, target vocab {n_tgt}, names {len(LEX['names'])}")
-    print(f"wrote {a.out}/train.tsv, {a.out}/dev.tsv, {a.test} ({os.path.getsize(a.test)} bytes)")
-    for s in train[: a.show]:
-        print(s.en, "|", detokenize_ko(s.ko))
+    print(f"english words {n_words}, source vocab {n_src}, target vocab {n_tgt}; held-out sentences with a word unseen in training: {missing}")
+    print(f"wrote {a.out}/train.tsv, {a.out}/dev.tsv, {a.test}, {a.it_test}")
+    return 0
 
 
 if __name__ == "__main__":
