@@ -1,7 +1,13 @@
-//! How long the page waits: `Model::forward` on a model of the demo's shape (d_model 64,
-//! 4 heads, 2 + 2 layers, d_ff 256, vocabularies of 500, sinusoidal positions, random weights
-//! built in code) at source + target lengths 8+8 to 64+64, and greedy decoding of a 12-token
-//! source.
+//! How long the page waits: `Model::forward` (every intermediate kept)
+//!
+//! * `demo/N+N`: on the committed demo model, `www/models/en-ko.safetensors` (whatever is
+//!   committed: shapes and vocabularies are read from the file), at 8, 32 and 64 source +
+//!   target tokens, with the ids of `train/export_onnx.py` (`ids_for`), so that
+//!   `train/export_onnx.py --time` (onnxruntime, CPU, 1 thread) times the same work;
+//! * `forward/N+N`: on a random model of the demo's shape (d_model 64, 4 heads, 2 + 2 layers,
+//!   d_ff 256, vocabularies of 500, built in code) at 8+8 to 64+64: a small vocabulary
+//!   flatters the generator and its softmax, so this one is optimistic;
+//! * greedy decoding of a 12-token source on the random model.
 //!
 //! Run: `cargo bench --bench forward -- --warm-up-time 1 --measurement-time 3`
 
@@ -10,7 +16,7 @@ mod random_model;
 
 use std::hint::black_box;
 
-use attnscope::{greedy, RunOptions};
+use attnscope::{greedy, Model, RunOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use random_model::Spec;
 
@@ -22,6 +28,30 @@ fn ids(n: usize, stride: usize, first: Option<u32>) -> Vec<u32> {
             _ => 4 + ((i * stride) % 496) as u32,
         })
         .collect()
+}
+
+/// The rule of `train/export_onnx.py` `ids_for`: `n` source ids and `<bos>` + `n - 1` target ids,
+/// spread over each vocabulary past the 4 specials.
+fn demo_ids(model: &Model, n: usize) -> (Vec<u32>, Vec<u32>) {
+    let (sv, tv) = (model.config.src_vocab.len(), model.config.tgt_vocab.len());
+    let src = (0..n).map(|i| (4 + (i * 37) % (sv - 4)) as u32).collect();
+    let tgt = (0..n).map(|i| if i == 0 { model.tokenizer.bos } else { (4 + (i * 53) % (tv - 4)) as u32 }).collect();
+    (src, tgt)
+}
+
+fn demo(c: &mut Criterion) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/en-ko.safetensors");
+    let bytes = std::fs::read(path).expect("read the demo model");
+    let model = Model::from_safetensors(&bytes).expect("load the demo model");
+    let opts = RunOptions::default();
+    let mut group = c.benchmark_group("demo");
+    for n in [8, 32, 64] {
+        let (src, tgt) = demo_ids(&model, n);
+        group.bench_with_input(BenchmarkId::from_parameter(format!("{n}+{n}")), &(src, tgt), |b, (src, tgt)| {
+            b.iter(|| model.forward(black_box(src), black_box(tgt), &opts).unwrap())
+        });
+    }
+    group.finish();
 }
 
 fn forward(c: &mut Criterion) {
@@ -56,5 +86,5 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, forward, decode);
+criterion_group!(benches, demo, forward, decode);
 criterion_main!(benches);

@@ -1,0 +1,216 @@
+"""Export an attnscope model file to ONNX, check it against PyTorch, and time onnxruntime.
+
+The benchmark partner of the engine (README, "Benchmarks"; `make bench-compare`): the same
+model, the same token ids, logits only.
+
+    /work/venv/bin/python train/export_onnx.py                      # export + check
+    /work/venv/bin/python train/export_onnx.py --time               # + onnxruntime CPU, 1 thread
+    /work/venv/bin/python train/export_onnx.py --model M.safetensors --out M.onnx --ids ids.json
+
+Needs torch, safetensors, onnx, onnxscript, onnxruntime (`pip install onnx onnxscript
+onnxruntime` in the training venv). Shapes, vocabularies and options are read from the file,
+so any model the engine loads works (F32/F16/BF16, int8 tables with per-row scales).
+
+Why a layer-by-layer forward: `torch.onnx.export(dynamo=False)` of a stock `nn.Transformer`
+bakes the example sequence lengths into the attention's Reshape nodes, and onnxruntime then
+refuses every other length. With this torch (2.x, TorchScript exporter), calling
+`nn.MultiheadAttention` itself layer by layer bakes them too (its `q.view(tgt_len, ...)`), so
+`Layerwise` below reads each attention's own parameters (`in_proj_weight`, `in_proj_bias`,
+`out_proj`) and writes the heads with `reshape(1, -1, h, d_k)`; the norms, linears and
+activations are the model's submodules, in nn.Transformer's order. It is exported with dynamic
+source and target lengths (opset 17) and checked against `Seq2Seq` and onnxruntime at every
+benchmark length.
+
+`--ids` writes the token ids used at each length (`{"8": {"src": [...], "tgt": [...]}, ...}`)
+so that the browser benchmark feeds both engines exactly these; `ids_for()` is the one rule.
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+from torch import nn
+from safetensors import safe_open
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from attnscope_model import Seq2Seq  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+LENGTHS = (8, 32, 64)
+
+
+def load(path):
+    """An attnscope model file -> (Seq2Seq in eval mode, F32, int8 tables dequantised; cfg)."""
+    with safe_open(str(path), "pt") as f:
+        cfg = json.loads(f.metadata()["attnscope"])
+        raw = {k: f.get_tensor(k) for k in f.keys()}
+    state = {}
+    for k, v in raw.items():
+        if k.endswith("_scale") and k[: -len("_scale")] in raw:
+            continue
+        if v.dtype == torch.int8:
+            v = v.float() * raw[k + "_scale"].float()[:, None]  # w[r][c] = q[r][c] * scale[r]
+        state[k] = v.float()
+    model = Seq2Seq(cfg)
+    model.load_state_dict(state)  # strict: a missing or extra tensor is an error
+    return model.eval(), cfg
+
+
+def ids_for(n, cfg):
+    """`n` source ids and `n` decoder ids (`<bos>` first), spread over each vocabulary past the
+    4 specials: the same rule as `benches/forward.rs`."""
+    specials = cfg.get("specials", {})
+    bos = cfg["tgt_vocab"].index(specials.get("bos", "<bos>"))
+    sv, tv = len(cfg["src_vocab"]), len(cfg["tgt_vocab"])
+    src = [4 + (i * 37) % (sv - 4) for i in range(n)]
+    tgt = [bos] + [4 + (i * 53) % (tv - 4) for i in range(1, n)]
+    return src, tgt
+
+
+class Layerwise(nn.Module):
+    """`Seq2Seq.forward` (causal decoder, no encoder mask, positions on) spelled out layer by
+    layer with the same submodules: src (1, S), tgt (1, T) int64 -> logits (1, T, V)."""
+
+    def __init__(self, model: Seq2Seq):
+        super().__init__()
+        self.m = model
+        self.norm_first = model.cfg["norm_first"]
+
+    def block(self, x, norm, sublayer):
+        if self.norm_first:
+            return x + sublayer(norm(x))  # x + Sublayer(LN(x))
+        return norm(x + sublayer(x))  # LN(x + Sublayer(x))
+
+    @staticmethod
+    def attend(mha, x_q, x_kv, mask=None):
+        """`mha(x_q, x_kv, x_kv)[0]` from the module's own parameters (`in_proj_weight` rows
+        [W_Q; W_K; W_V], `out_proj`), with every reshape written with -1 so that no length is
+        baked into the graph. (1, T_q, d), (1, T_k, d), additive mask (T_q, T_k) -> (1, T_q, d)"""
+        h, d = mha.num_heads, mha.embed_dim
+        w_q, w_k, w_v = mha.in_proj_weight.chunk(3)  # (d, d) each
+        b_q, b_k, b_v = mha.in_proj_bias.chunk(3)
+
+        def heads(x, w, b):  # (1, n, d) -> (1, h, n, d_k)
+            return nn.functional.linear(x, w, b).reshape(1, -1, h, d // h).transpose(1, 2)
+
+        q, k, v = heads(x_q, w_q, b_q), heads(x_kv, w_k, b_k), heads(x_kv, w_v, b_v)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(d // h)  # (1, h, T_q, T_k)
+        if mask is not None:
+            scores = scores + mask
+        out = torch.softmax(scores, dim=-1) @ v  # (1, h, T_q, d_k)
+        return mha.out_proj(out.transpose(1, 2).reshape(1, -1, d))  # (1, T_q, d)
+
+    def forward(self, src, tgt):
+        tr = self.m.transformer
+        x = self.m.embed(src, "src")  # (1, S, d)
+        for layer in tr.encoder.layers:
+            x = self.block(x, layer.norm1, lambda y: self.attend(layer.self_attn, y, y))
+            x = self.block(x, layer.norm2, lambda y: layer.linear2(layer.activation(layer.linear1(y))))
+        memory = tr.encoder.norm(x)  # (1, S, d)
+
+        t = torch.arange(tgt.shape[1], device=tgt.device)
+        # (T, T) additive mask, -inf above the diagonal (a boolean one gets its length baked in)
+        causal = torch.where(t[None, :] > t[:, None], float("-inf"), 0.0)
+        y = self.m.embed(tgt, "tgt")  # (1, T, d)
+        for layer in tr.decoder.layers:
+            y = self.block(y, layer.norm1, lambda z: self.attend(layer.self_attn, z, z, causal))
+            y = self.block(y, layer.norm2, lambda z: self.attend(layer.multihead_attn, z, memory))
+            y = self.block(y, layer.norm3, lambda z: layer.linear2(layer.activation(layer.linear1(z))))
+        return self.m.generator(tr.decoder.norm(y))  # (1, T, V)
+
+
+def export(model_path, out_path):
+    model, cfg = load(model_path)
+    net = Layerwise(model).eval()
+    src, tgt = ids_for(5, cfg)
+    example = (torch.tensor([src]), torch.tensor([tgt[:3]]))
+    with torch.no_grad():
+        torch.onnx.export(
+            net, example, str(out_path), dynamo=False, opset_version=17,
+            input_names=["src", "tgt"], output_names=["logits"],
+            dynamic_axes={"src": {1: "S"}, "tgt": {1: "T"}, "logits": {1: "T"}},
+        )
+    return model, net, cfg
+
+
+def check(model, net, cfg, out_path, lengths=LENGTHS, tol=1e-4):
+    """Layerwise == Seq2Seq, and onnxruntime == Seq2Seq, at every length (max |diff| <= tol)."""
+    import onnxruntime as ort
+
+    sess = session(out_path)
+    worst = 0.0
+    for n in lengths:
+        src, tgt = ids_for(n, cfg)
+        s, t = torch.tensor([src]), torch.tensor([tgt])
+        with torch.no_grad():
+            ref = model(s, t)
+            mine = net(s, t)
+        got = sess.run(None, {"src": s.numpy(), "tgt": t.numpy()})[0]
+        d_torch = (mine - ref).abs().max().item()
+        d_ort = (torch.from_numpy(got) - ref).abs().max().item()
+        worst = max(worst, d_torch, d_ort)
+        print(f"  {n:>3}+{n:<3} layerwise vs Seq2Seq {d_torch:.2e}   onnxruntime vs Seq2Seq {d_ort:.2e}")
+        if not (d_torch <= tol and d_ort <= tol):
+            raise SystemExit(f"export_onnx: logits differ by more than {tol} at {n}+{n}")
+    print(f"export_onnx: onnxruntime agrees with PyTorch (max |diff| {worst:.2e} <= {tol})")
+
+
+def session(path):
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def timing(cfg, out_path, lengths=LENGTHS, warmup=20, runs=200):
+    """Median and p95 of onnxruntime CPU, 1 thread, logits only, per length (ms)."""
+    import numpy as np
+
+    sess = session(out_path)
+    print(f"onnxruntime {__import__('onnxruntime').__version__} CPU, 1 thread: {warmup} warm-up + {runs} runs")
+    for n in lengths:
+        src, tgt = ids_for(n, cfg)
+        feed = {"src": np.array([src], dtype=np.int64), "tgt": np.array([tgt], dtype=np.int64)}
+        for _ in range(warmup):
+            sess.run(None, feed)
+        ms = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            sess.run(None, feed)
+            ms.append((time.perf_counter() - t0) * 1e3)
+        ms.sort()
+        p95 = ms[min(len(ms) - 1, math.ceil(0.95 * len(ms)) - 1)]
+        print(f"  {n:>3}+{n:<3} median {statistics.median(ms):.3f} ms   p95 {p95:.3f} ms")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", default=str(ROOT / "www/models/en-ko.safetensors"))
+    ap.add_argument("--out", default=str(ROOT / "target/bench/en-ko.onnx"))
+    ap.add_argument("--ids", help="also write the token ids per length to this JSON file")
+    ap.add_argument("--time", action="store_true", help="time onnxruntime CPU, 1 thread")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(1)
+
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    model, net, cfg = export(args.model, args.out)
+    print(f"export_onnx: {args.model} -> {args.out} "
+          f"(d_model {cfg['d_model']}, vocab {len(cfg['src_vocab'])}/{len(cfg['tgt_vocab'])})")
+    check(model, net, cfg, args.out)
+    if args.ids:
+        ids = {str(n): dict(zip(("src", "tgt"), ids_for(n, cfg))) for n in LENGTHS}
+        Path(args.ids).write_text(json.dumps(ids))
+    if args.time:
+        timing(cfg, args.out)
+
+
+if __name__ == "__main__":
+    main()
