@@ -5,7 +5,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: serve build dist setup test test-native test-nostd test-wasm test-e2e bench bench-page clean
+.PHONY: serve build dist setup test test-native test-nostd test-wasm test-e2e bench bench-page bench-compare clean
 
 setup:
 	scripts/setup.sh
@@ -46,6 +46,16 @@ bench:
 bench-page: build
 	scripts/setup.sh browser
 	node tests/e2e/bench-drag.mjs
+
+# attnscope vs onnxruntime-web on the demo model in one headless Chromium (not part of `make
+# test`). Prerequisite of this benchmark only: a Python venv with torch, safetensors, onnx,
+# onnxscript and onnxruntime (train/README.md; PYTHON=/path/to/venv/bin/python to use another).
+PYTHON ?= /work/venv/bin/python
+bench-compare: build
+	scripts/setup.sh browser
+	test -d node_modules/onnxruntime-web || npm install --no-audit --no-fund  # a devDependency, never in dist/
+	$(PYTHON) train/export_onnx.py --out target/bench/en-ko.onnx --ids target/bench/ids.json --time
+	node tests/e2e/bench-compare.mjs
 
 clean:
 	rm -rf target pkg dist node_modules test-results

@@ -43,6 +43,12 @@ impl Model {
         Ok(Trace { heads: h, encoder, decoder })
     }
 
+    /// Only the logits `(T, V)`, row-major, of [`Model::forward`]: what a caller needs that
+    /// draws nothing (a benchmark, a check against another runtime).
+    pub fn logits(&self, src: &[u32], tgt: &[u32], opts: &RunOptions) -> Result<alloc::vec::Vec<f32>> {
+        Ok(self.forward(src, tgt, opts)?.decoder.logits.row_major())
+    }
+
     /// The encoder alone: source ids `(S)` -> memory `(S, d_model)` and its intermediates.
     pub fn encode(&self, src: &[u32], opts: &RunOptions) -> Result<EncoderTrace> {
         let h = opts.heads_for(&self.config)?;

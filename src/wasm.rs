@@ -370,6 +370,32 @@ impl Lab {
         })
     }
 
+    /// Make token ids the source and the decoder input, as [`Lab::setSource`] and
+    /// [`Lab::translate`] would (source tokens are the vocabulary's words): for benchmarks and
+    /// checks that must feed the engine exactly these ids. Clears the encoder cache.
+    #[wasm_bindgen(js_name = setIds)]
+    pub fn set_ids(&mut self, src: &[u32], tgt: &[u32]) -> Result<(), JsError> {
+        let c = &self.model.config;
+        for (side, ids, vocab) in [("source", src, c.src_vocab.len()), ("target", tgt, c.tgt_vocab.len())] {
+            if ids.is_empty() || ids.len() > c.max_len || ids.iter().any(|&id| id as usize >= vocab) {
+                return Err(JsError::new(&alloc::format!("{side} ids: give 1..={} ids below {vocab}", c.max_len)));
+            }
+        }
+        let tokens = src.iter().map(|&id| c.src_vocab[id as usize].clone()).collect();
+        self.source = Encoded { tokens, ids: src.to_vec(), unknown: Vec::new() };
+        self.dropped = 0;
+        self.target = tgt.to_vec();
+        *self.encoded.borrow_mut() = None;
+        Ok(())
+    }
+
+    /// The bare forward pass: source ids `(S)` and decoder input ids `(T)` -> logits `(T, V)`
+    /// row-major, with the current options and edits, and nothing else crossing to JavaScript.
+    pub fn logits(&self, src: &[u32], tgt: &[u32]) -> Result<js_sys::Float32Array, JsError> {
+        let logits = self.model.logits(src, tgt, &self.opts).map_err(err)?;
+        Ok(js_sys::Float32Array::from(logits.as_slice()))
+    }
+
     /// The encoder alone over the current source with the current options and edits:
     /// `{heads, encoder}` (the `trace.encoder` of [`Lab::run`]). For redrawing encoder
     /// attention while an encoder W_Q/W_K cell is dragged, without running the decoder.

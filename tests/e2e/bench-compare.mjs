@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// attnscope vs onnxruntime-web on the committed demo model, in one headless Chromium
+// (not a test: prints figures).
+//
+//   make bench-compare          (exports the ONNX model and the ids first, then runs this)
+//   BENCH_RUNS=400 BENCH_WARMUP=50 node tests/e2e/bench-compare.mjs
+//
+// Needs: pkg/ (scripts/build-wasm.sh), target/bench/en-ko.onnx and target/bench/ids.json
+// (train/export_onnx.py --ids), and the npm devDependency onnxruntime-web (never part of the
+// site). Serves the repository from a throwaway Node server (cross-origin isolated, so that
+// performance.now() has microsecond resolution; both engines run on one thread), and times,
+// at each length, on exactly the ids of ids.json:
+//   bare   Lab.logits(src, tgt): the engine's forward pass, the logits copied to a Float32Array
+//   run    Lab.setIds(src, tgt) + Lab.run(): a forward pass with the full trace built as JS
+//          objects, the encoder cache cleared (what the page pays when the sentence or an
+//          encoder weight changes)
+//   ort    onnxruntime-web (wasm, SIMD, 1 thread) InferenceSession.run: logits only
+// with BENCH_WARMUP warm-up rounds (20) then BENCH_RUNS rounds (200), the three engines
+// interleaved in each round (the order rotates). Before timing, the logits of `bare` and
+// `ort` must agree to 1e-4 (max |diff|). Prints medians and p95 in ms and the ratios.
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "@playwright/test";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PORT = Number(process.env.BENCH_PORT || 8125);
+const RUNS = Number(process.env.BENCH_RUNS || 200);
+const WARMUP = Number(process.env.BENCH_WARMUP || 20);
+const ONNX = process.env.BENCH_ONNX || "target/bench/en-ko.onnx";
+const IDS = process.env.BENCH_IDS || "target/bench/ids.json";
+const MODEL = process.env.ATTNSCOPE_MODEL || "www/models/en-ko.safetensors";
+const TOL = 1e-4;
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench-compare</title><body>bench-compare</body>`;
+
+for (const f of [ONNX, IDS, "pkg/attnscope.js", "node_modules/onnxruntime-web/dist/ort.wasm.min.mjs"]) {
+  if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`bench-compare: ${f} is missing (run make bench-compare)`);
+}
+
+// Only the files the benchmark needs, from the repository.
+const ALLOWED = { "/pkg/": "pkg/", "/ort/": "node_modules/onnxruntime-web/dist/" };
+const FILES = { "/model.safetensors": MODEL, "/model.onnx": ONNX, "/ids.json": IDS };
+const server = http.createServer((req, res) => {
+  const url = decodeURIComponent(req.url.split("?")[0]);
+  let file = FILES[url];
+  for (const [prefix, dir] of Object.entries(ALLOWED)) if (url.startsWith(prefix)) file = dir + path.basename(url);
+  const headers = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp", "Cache-Control": "no-cache" };
+  if (url === "/") return res.writeHead(200, { ...headers, "Content-Type": "text/html" }).end(PAGE);
+  if (!file || !fs.existsSync(path.join(ROOT, file))) return res.writeHead(404, headers).end();
+  res.writeHead(200, { ...headers, "Content-Type": TYPES[path.extname(file)] || "application/octet-stream" });
+  fs.createReadStream(path.join(ROOT, file)).pipe(res);
+});
+await new Promise((r) => server.listen(PORT, "127.0.0.1", r));
+
+let browser;
+try {
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto(`http://127.0.0.1:${PORT}/`);
+
+  const result = await page.evaluate(
+    async ({ RUNS, WARMUP, TOL }) => {
+      const ours = await import("/pkg/attnscope.js");
+      await ours.default();
+      const ort = await import("/ort/ort.wasm.min.mjs");
+      ort.env.wasm.wasmPaths = "/ort/";
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.simd = true;
+      const bytes = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+      const lab = new ours.Lab(await bytes("/model.safetensors"));
+      const session = await ort.InferenceSession.create(await bytes("/model.onnx"), { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
+      const ids = await (await fetch("/ids.json")).json();
+
+      const q = (s, p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+      const out = { crossOriginIsolated, ortVersion: ort.env.versions?.web ?? "?", rows: [] };
+      for (const n of Object.keys(ids).map(Number).sort((a, b) => a - b)) {
+        const src = Uint32Array.from(ids[n].src);
+        const tgt = Uint32Array.from(ids[n].tgt);
+        const feeds = () => ({
+          src: new ort.Tensor("int64", BigInt64Array.from(ids[n].src, BigInt), [1, src.length]),
+          tgt: new ort.Tensor("int64", BigInt64Array.from(ids[n].tgt, BigInt), [1, tgt.length]),
+        });
+        const engines = {
+          bare: async () => lab.logits(src, tgt),
+          run: async () => {
+            lab.setIds(src, tgt);
+            return lab.run();
+          },
+          ort: async () => (await session.run(feeds())).logits.data,
+        };
+        // the two engines' logits agree
+        const a = await engines.bare();
+        const b = await engines.ort();
+        let diff = a.length === b.length ? 0 : Infinity;
+        for (let i = 0; i < a.length && diff !== Infinity; i++) diff = Math.max(diff, Math.abs(a[i] - b[i]));
+        const trace = (await engines.run()).trace;
+        const t = trace.decoder.logits.data;
+        let diffRun = 0;
+        for (let i = 0; i < a.length; i++) diffRun = Math.max(diffRun, Math.abs(a[i] - t[i]));
+        const names = Object.keys(engines);
+        const times = Object.fromEntries(names.map((k) => [k, []]));
+        for (let r = 0; r < WARMUP + RUNS; r++) {
+          for (let j = 0; j < names.length; j++) {
+            const k = names[(r + j) % names.length];
+            const t0 = performance.now();
+            await engines[k]();
+            const dt = performance.now() - t0;
+            if (r >= WARMUP) times[k].push(dt);
+          }
+        }
+        const row = { tokens: `${src.length}+${tgt.length}`, logits: `${tgt.length}x${a.length / tgt.length}`, maxAbsDiff: diff, agree: diff <= TOL && diffRun <= TOL };
+        for (const k of names) {
+          const s = times[k].sort((x, y) => x - y);
+          row[k] = { median: q(s, 0.5), p95: q(s, 0.95) };
+        }
+        row.bareOverOrt = row.bare.median / row.ort.median;
+        row.runOverOrt = row.run.median / row.ort.median;
+        out.rows.push(row);
+      }
+      return out;
+    },
+    { RUNS, WARMUP, TOL },
+  );
+
+  const f = (x) => x.toFixed(3);
+  console.log(`bench-compare: attnscope (pkg/) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
+  console.log(`${WARMUP} warm-up + ${RUNS} interleaved runs per engine; ms; ratio = median / onnxruntime-web median`);
+  console.log("tokens   logits     max|diff|  bare med (p95)   run() med (p95)   ORT med (p95)    bare/ORT  run()/ORT");
+  for (const r of result.rows) {
+    console.log(
+      `${r.tokens.padEnd(8)} ${r.logits.padEnd(10)} ${r.maxAbsDiff.toExponential(1).padEnd(10)} ` +
+        `${f(r.bare.median)} (${f(r.bare.p95)})    ${f(r.run.median)} (${f(r.run.p95)})     ${f(r.ort.median)} (${f(r.ort.p95)})    ` +
+        `${r.bareOverOrt.toFixed(2).padStart(5)}     ${r.runOverOrt.toFixed(2).padStart(5)}`,
+    );
+  }
+  if (errors.length) console.log("page errors:", errors);
+  const bad = result.rows.filter((r) => !r.agree);
+  if (bad.length) {
+    console.error(`bench-compare: logits differ by more than ${TOL} at ${bad.map((r) => r.tokens).join(", ")}`);
+    process.exitCode = 1;
+  }
+  if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 2));
+} finally {
+  if (browser) await browser.close();
+  server.close();
+}
