@@ -26,42 +26,96 @@ use crate::trace::{AttentionTrace, HeadTrace, Mat};
 /// `-inf` entries get weight exactly 0; a row whose every entry is `-inf` gets all zeros
 /// (see module docs). A NaN anywhere in a row makes the whole row NaN: it is never mistaken
 /// for a masked row, and [`crate::Model`] reports it as an error.
+///
+/// Works on nalgebra's column-major storage as it is, one column at a time, keeping a running
+/// max and sum per row: every inner loop runs down a contiguous column and vectorises (with
+/// [`fast_exp`]), and there is no transpose round trip.
 pub fn softmax_rows(x: &DMatrix<f32>) -> DMatrix<f32> {
-    // Storage is column-major: work on the transpose, where each row is one contiguous column.
-    let mut t = x.transpose(); // (n, m): column i = row i of x
-    for mut col in t.column_iter_mut() {
-        let row = col.as_mut_slice();
-        let mut max = f32::NEG_INFINITY;
-        let mut nan = false;
-        for &v in row.iter() {
-            nan |= v.is_nan();
-            max = max.max(v);
-        }
-        if nan {
-            row.fill(f32::NAN);
-        } else if max == f32::NEG_INFINITY {
-            row.fill(0.0); // every key masked
-        } else {
-            let mut sum = 0.0;
-            for v in row.iter_mut() {
-                *v = if *v == f32::NEG_INFINITY { 0.0 } else { exp(*v - max) };
-                sum += *v;
-            }
-            let inv = 1.0 / sum;
-            row.iter_mut().for_each(|v| *v *= inv);
-        }
-    }
-    t.transpose()
+    let mut w = x.clone(); // (m, n)
+    softmax_rows_mut(&mut w);
+    w
 }
 
-/// `e^x`: the platform's `expf` with std (fast, correctly rounded to within an ulp), `libm`'s
-/// without.
-#[inline]
-fn exp(x: f32) -> f32 {
-    #[cfg(feature = "std")]
-    return x.exp();
-    #[cfg(not(feature = "std"))]
-    return libm::expf(x);
+/// [`softmax_rows`] in place.
+pub fn softmax_rows_mut(w: &mut DMatrix<f32>) {
+    let m = w.nrows();
+    if m == 0 {
+        return;
+    }
+    let data = w.as_mut_slice(); // column-major: chunks of m are the columns
+    let mut max = alloc::vec![f32::NEG_INFINITY; m];
+    let mut nan = alloc::vec![false; m];
+    for col in data.chunks_exact(m) {
+        for ((mx, bad), &v) in max.iter_mut().zip(nan.iter_mut()).zip(col) {
+            *bad |= v.is_nan();
+            *mx = mx.max(v);
+        }
+    }
+    // a fully masked row: subtract 0 (its entries stay -inf and become 0 below)
+    let shift: Vec<f32> = max.iter().map(|&mx| if mx == f32::NEG_INFINITY { 0.0 } else { mx }).collect();
+    let mut sum = alloc::vec![0.0f32; m];
+    for col in data.chunks_exact_mut(m) {
+        for ((v, &mx), s) in col.iter_mut().zip(&shift).zip(sum.iter_mut()) {
+            *v = fast_exp(*v - mx); // exp(-inf) = 0
+            *s += *v;
+        }
+    }
+    let inv: Vec<f32> = (0..m)
+        .map(|i| {
+            if nan[i] {
+                f32::NAN
+            } else if max[i] == f32::NEG_INFINITY {
+                0.0 // every key masked: all-zero weights
+            } else {
+                1.0 / sum[i]
+            }
+        })
+        .collect();
+    for col in data.chunks_exact_mut(m) {
+        // NaN * anything is NaN: a row with a NaN becomes all NaN
+        col.iter_mut().zip(&inv).for_each(|(v, &k)| *v *= k);
+    }
+}
+
+/// `e^x` in f32 without a libm call, written so that a loop of it vectorises (no branch, no
+/// table): Cody-Waite reduction `x = n ln 2 + r` with `|r| <= ln2 / 2`, Cephes' degree-6
+/// polynomial for `e^r`, and `2^n` built in the exponent bits.
+///
+/// Relative error at most 2.5e-7 (about 2 ulp) against `f64` `exp` for every `x` in
+/// `[-87, 88]` (checked on a dense sweep in `tests/hand.rs`), four hundred times below the
+/// 1e-4 parity tolerance. `x < -87.33` (including `-inf`) gives exactly 0 (true values there
+/// are below f32's normal range), `x > 88` gives `+inf` (the softmax only ever passes
+/// `x - max <= 0`), NaN gives NaN.
+#[inline(always)]
+pub fn fast_exp(x: f32) -> f32 {
+    const LOG2E: f32 = core::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4; // ln 2 split in two so that n * LN2_HI is exact
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    const MAGIC: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
+    const LO: f32 = -87.33;
+    const HI: f32 = 88.0;
+    let xc = x.clamp(LO, HI);
+    let k = xc * LOG2E + MAGIC;
+    let n = k - MAGIC; // round(x / ln 2)
+    let r = xc - n * LN2_HI - n * LN2_LO;
+    let p = 1.987_569_1e-4;
+    let p = p * r + 1.398_199_9e-3;
+    let p = p * r + 8.333_452e-3;
+    let p = p * r + 4.166_579_6e-2;
+    let p = p * r + 1.666_666_5e-1;
+    let p = p * r + 5.000_000_1e-1;
+    let er = p * r * r + r + 1.0; // e^r
+    let two_n = f32::from_bits(((k.to_bits() as i32 - MAGIC.to_bits() as i32 + 127) as u32) << 23);
+    let y = er * two_n;
+    if x < LO {
+        0.0
+    } else if x > HI {
+        f32::INFINITY
+    } else if x.is_nan() {
+        x
+    } else {
+        y
+    }
 }
 
 /// One head of scaled dot-product attention, every step kept.

@@ -26,8 +26,10 @@ impl Linear {
 /// `x w_t + b` for a weight already transposed: `(n, i) x (i, o) + (1, o) -> (n, o)`.
 pub fn affine(x: &DMatrix<f32>, w_t: &DMatrix<f32>, b: &RowDVector<f32>) -> DMatrix<f32> {
     let mut y = x * w_t;
-    for mut row in y.row_iter_mut() {
-        row += b;
+    // column-major: column j is contiguous and gets the one value b_j
+    let n = y.nrows().max(1);
+    for (col, &b_j) in y.as_mut_slice().chunks_exact_mut(n).zip(b.iter()) {
+        col.iter_mut().for_each(|v| *v += b_j);
     }
     y
 }

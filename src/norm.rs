@@ -20,19 +20,28 @@ pub struct LayerNorm {
 impl LayerNorm {
     /// `(n, d) -> (n, d)`
     pub fn forward(&self, x: &DMatrix<f32>) -> DMatrix<f32> {
-        let d = x.ncols();
-        // Column-major storage: the transpose makes each token's row contiguous.
-        let mut t = x.transpose(); // (d, n)
-        for mut col in t.column_iter_mut() {
-            let row = col.as_mut_slice();
-            let mean = row.iter().sum::<f32>() / d as f32;
-            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d as f32;
-            let inv = 1.0 / libm::sqrtf(var + self.eps);
-            for (j, v) in row.iter_mut().enumerate() {
-                *v = (*v - mean) * inv * self.gamma[j] + self.beta[j];
-            }
+        let (n, d) = x.shape();
+        if n == 0 {
+            return x.clone();
         }
-        t.transpose()
+        // Column-major storage: run down each (contiguous) column, one accumulator per row.
+        let cols = || x.as_slice().chunks_exact(n);
+        let mut mean = alloc::vec![0.0f32; n];
+        for col in cols() {
+            mean.iter_mut().zip(col).for_each(|(m, &v)| *m += v);
+        }
+        mean.iter_mut().for_each(|m| *m /= d as f32);
+        let mut var = alloc::vec![0.0f32; n];
+        for col in cols() {
+            var.iter_mut().zip(col).zip(&mean).for_each(|((s, &v), &m)| *s += (v - m) * (v - m));
+        }
+        let inv: alloc::vec::Vec<f32> = var.iter().map(|&s| 1.0 / libm::sqrtf(s / d as f32 + self.eps)).collect();
+        let mut y = x.clone(); // (n, d)
+        for (j, col) in y.as_mut_slice().chunks_exact_mut(n).enumerate() {
+            let (g, b) = (self.gamma[j], self.beta[j]);
+            col.iter_mut().zip(&mean).zip(&inv).for_each(|((v, &m), &k)| *v = (*v - m) * k * g + b);
+        }
+        y
     }
 }
 
