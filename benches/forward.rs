@@ -1,6 +1,7 @@
 //! How long the page waits: `Model::forward` (every intermediate kept)
 //!
-//! * `demo/N+N`: on the committed demo model, `www/models/en-ko.safetensors` (whatever is
+//! * `demo/forward/N+N` (every intermediate kept) and `demo/logits/N+N` (`Model::logits`, the
+//!   bare forward: no probabilities softmax): on the committed demo model, `www/models/en-ko.safetensors` (whatever is
 //!   committed: shapes and vocabularies are read from the file), at 8, 32 and 64 source +
 //!   target tokens, with the ids of `train/export_onnx.py` (`ids_for`), so that
 //!   `train/export_onnx.py --time` (onnxruntime, CPU, 1 thread) times the same work;
@@ -47,8 +48,12 @@ fn demo(c: &mut Criterion) {
     let mut group = c.benchmark_group("demo");
     for n in [8, 32, 64] {
         let (src, tgt) = demo_ids(&model, n);
-        group.bench_with_input(BenchmarkId::from_parameter(format!("{n}+{n}")), &(src, tgt), |b, (src, tgt)| {
+        let ids = (src, tgt);
+        group.bench_with_input(BenchmarkId::new("forward", format!("{n}+{n}")), &ids, |b, (src, tgt)| {
             b.iter(|| model.forward(black_box(src), black_box(tgt), &opts).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("logits", format!("{n}+{n}")), &ids, |b, (src, tgt)| {
+            b.iter(|| model.logits(black_box(src), black_box(tgt), &opts).unwrap())
         });
     }
     group.finish();

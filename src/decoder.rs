@@ -47,6 +47,19 @@ impl Decoder {
     /// Target ids `(T)` and the memory `(S, d_model)` -> every intermediate, ending in the
     /// next-token probabilities `(T, V)`.
     pub fn forward(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderTrace {
+        self.run(tgt, memory, h, opts, true)
+    }
+
+    /// [`Decoder::forward`]; without `probs` the `(T, V)` softmax is skipped and `probs` is left
+    /// empty `(0, 0)`, for callers that only want the logits ([`crate::Model::logits`]).
+    pub(crate) fn run(
+        &self,
+        tgt: &[u32],
+        memory: &DMatrix<f32>,
+        h: usize,
+        opts: &RunOptions,
+        probs: bool,
+    ) -> DecoderTrace {
         let embed = self.embed.forward(tgt, opts.positional);
         let mut y: DMatrix<f32> = embed.input.0.clone(); // (T, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
@@ -66,7 +79,7 @@ impl Decoder {
         }
         let output = self.norm.forward(&y); // (T, d_model)
         let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
-        let probs = softmax_rows(&logits);
+        let probs = if probs { softmax_rows(&logits) } else { DMatrix::zeros(0, 0) };
         DecoderTrace { embed, layers, output: Mat(output), logits: Mat(logits), probs: Mat(probs) }
     }
 }

@@ -43,10 +43,16 @@ impl Model {
         Ok(Trace { heads: h, encoder, decoder })
     }
 
-    /// Only the logits `(T, V)`, row-major, of [`Model::forward`]: what a caller needs that
-    /// draws nothing (a benchmark, a check against another runtime).
+    /// Only the logits `(T, V)`, row-major, of [`Model::forward`] (the same numbers): what a
+    /// caller needs that draws nothing (a benchmark, a check against another runtime). Skips
+    /// the `(T, V)` softmax of the probabilities.
     pub fn logits(&self, src: &[u32], tgt: &[u32], opts: &RunOptions) -> Result<alloc::vec::Vec<f32>> {
-        Ok(self.forward(src, tgt, opts)?.decoder.logits.row_major())
+        let h = opts.heads_for(&self.config)?;
+        let encoder = self.encode(src, opts)?;
+        self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
+        let trace = self.decoder.run(tgt, &encoder.memory, h, opts, false);
+        finite("the logits", &trace.logits)?;
+        Ok(trace.logits.row_major())
     }
 
     /// The encoder alone: source ids `(S)` -> memory `(S, d_model)` and its intermediates.

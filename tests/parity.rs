@@ -31,6 +31,9 @@ fn every_fixture_matches_pytorch() {
         check("encoder_output", trace.encoder.memory.row_major());
         check("decoder_output", trace.decoder.output.row_major());
         check("logits", trace.decoder.logits.row_major());
+        // the bare forward (no trace kept for the caller) gives the very same logits
+        let bare = model.logits(&exp.ids("src_ids"), &exp.ids("tgt_ids"), &opts).unwrap();
+        assert_eq!(bare, trace.decoder.logits.row_major(), "{name}: Model::logits differs from Model::forward");
         let weights = |heads: Vec<&Vec<attnscope::trace::HeadTrace>>| -> Vec<f32> {
             heads.iter().flat_map(|hs| hs.iter().flat_map(|h| h.weights.row_major())).collect()
         };

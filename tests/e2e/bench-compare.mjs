@@ -17,7 +17,9 @@
 //   ort    onnxruntime-web (wasm, SIMD, 1 thread) InferenceSession.run: logits only
 // with BENCH_WARMUP warm-up rounds (20) then BENCH_RUNS rounds (200), the three engines
 // interleaved in each round (the order rotates). Before timing, the logits of `bare` and
-// `ort` must agree to 1e-4 (max |diff|). Prints medians and p95 in ms and the ratios.
+// `ort` must agree to 1e-4 (max |diff|). Prints medians and p95 in ms and the ratios: of the
+// medians, and [in brackets] the median of the per-round ratios, which a loaded machine
+// disturbs less.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -121,6 +123,10 @@ try {
         }
         row.bareOverOrt = row.bare.median / row.ort.median;
         row.runOverOrt = row.run.median / row.ort.median;
+        // per round (the three ran back to back): robust to a slow patch on a loaded machine
+        const paired = (k) => q(times[k].map((t, i) => t / times.ort[i]).sort((x, y) => x - y), 0.5);
+        row.pairedBare = paired("bare");
+        row.pairedRun = paired("run");
         out.rows.push(row);
       }
       return out;
@@ -130,13 +136,13 @@ try {
 
   const f = (x) => x.toFixed(3);
   console.log(`bench-compare: attnscope (pkg/) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
-  console.log(`${WARMUP} warm-up + ${RUNS} interleaved runs per engine; ms; ratio = median / onnxruntime-web median`);
-  console.log("tokens   logits     max|diff|  bare med (p95)   run() med (p95)   ORT med (p95)    bare/ORT  run()/ORT");
+  console.log(`${WARMUP} warm-up + ${RUNS} interleaved runs per engine; ms; ratio = median / onnxruntime-web median [median of the per-round ratios]`);
+  console.log("tokens   logits     max|diff|  bare med (p95)   run() med (p95)   ORT med (p95)    bare/ORT       run()/ORT");
   for (const r of result.rows) {
     console.log(
       `${r.tokens.padEnd(8)} ${r.logits.padEnd(10)} ${r.maxAbsDiff.toExponential(1).padEnd(10)} ` +
         `${f(r.bare.median)} (${f(r.bare.p95)})    ${f(r.run.median)} (${f(r.run.p95)})     ${f(r.ort.median)} (${f(r.ort.p95)})    ` +
-        `${r.bareOverOrt.toFixed(2).padStart(5)}     ${r.runOverOrt.toFixed(2).padStart(5)}`,
+        `${r.bareOverOrt.toFixed(2).padStart(5)} [${r.pairedBare.toFixed(2)}]   ${r.runOverOrt.toFixed(2).padStart(5)} [${r.pairedRun.toFixed(2)}]`,
     );
   }
   if (errors.length) console.log("page errors:", errors);
