@@ -48,7 +48,8 @@ pub fn softmax_rows_mut(w: &mut DMatrix<f32>) {
     for col in data.chunks_exact(m) {
         for ((mx, bad), &v) in max.iter_mut().zip(nan.iter_mut()).zip(col) {
             *bad |= v.is_nan();
-            *mx = mx.max(v);
+            // a compare and select (f32::max is a libm call on wasm); NaN is flagged above
+            *mx = if v > *mx { v } else { *mx };
         }
     }
     // a fully masked row: subtract 0 (its entries stay -inf and become 0 below)
@@ -126,13 +127,14 @@ pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, sca
     let d_k = q.ncols() as f32;
     let scores = &q * k.transpose(); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
     let factor = if scale { 1.0 / libm::sqrtf(d_k) } else { 1.0 };
-    let logits = DMatrix::from_fn(scores.nrows(), scores.ncols(), |i, j| {
-        if causal && j > i {
-            f32::NEG_INFINITY
-        } else {
-            scores[(i, j)] * factor
+    let mut logits = scores.clone(); // (T_q, T_k)
+    let t_q = logits.nrows();
+    for (j, col) in logits.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
+        col.iter_mut().for_each(|v| *v *= factor);
+        if causal {
+            col[..j.min(t_q)].fill(f32::NEG_INFINITY); // key j is later than queries 0..j
         }
-    });
+    }
     let weights = softmax_rows(&logits); // (T_q, T_k), rows sum to 1
     let output = &weights * &v; // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
     HeadTrace {
@@ -207,7 +209,11 @@ impl MultiHeadAttention {
         let mut concat = DMatrix::zeros(x_q.nrows(), d_model); // (T_q, h * d_k)
         let heads: Vec<HeadTrace> = (0..h)
             .map(|i| {
-                let cols = |m: &DMatrix<f32>| m.columns(i * d_k, d_k).into_owned(); // (n, d_k)
+                // (n, d_k): columns i*d_k.. are one contiguous block of the column-major storage
+                let cols = |m: &DMatrix<f32>| {
+                    let n = m.nrows();
+                    DMatrix::from_column_slice(n, d_k, &m.as_slice()[i * d_k * n..(i + 1) * d_k * n])
+                };
                 let head = scaled_dot_product(cols(&q), cols(&k), cols(&v), scale, causal);
                 concat.columns_mut(i * d_k, d_k).copy_from(&head.output.0);
                 head

@@ -22,7 +22,11 @@ pub struct FeedForward {
 impl FeedForward {
     /// `(T, d_model) -> (T, d_model)`
     pub fn forward(&self, x: &DMatrix<f32>) -> (FfnTrace, DMatrix<f32>) {
-        let hidden = self.widen.forward(x).map(|v| activate(self.activation, v)); // (T, d_ff)
+        let mut hidden = self.widen.forward(x); // (T, d_ff)
+        match self.activation {
+            Activation::Relu => hidden.as_mut_slice().iter_mut().for_each(|v| *v = if *v > 0.0 { *v } else { 0.0 }),
+            act => hidden.as_mut_slice().iter_mut().for_each(|v| *v = activate(act, *v)),
+        }
         let output = self.narrow.forward(&hidden); // (T, d_ff) x (d_ff, d_model) -> (T, d_model)
         (FfnTrace { hidden: Mat(hidden), output: Mat(output.clone()) }, output)
     }
