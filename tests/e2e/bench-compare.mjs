@@ -4,6 +4,8 @@
 //
 //   make bench-compare          (exports the ONNX model and the ids first, then runs this)
 //   BENCH_RUNS=400 BENCH_WARMUP=50 node tests/e2e/bench-compare.mjs
+//   BENCH_BASELINE_PKG=/path/to/old/pkg node tests/e2e/bench-compare.mjs   (+ an older build of
+//       the engine, interleaved in the same rounds: before/after in one machine state)
 //
 // Needs: pkg/ (scripts/build-wasm.sh), target/bench/en-ko.onnx and target/bench/ids.json
 // (train/export_onnx.py --ids), and the npm devDependency onnxruntime-web (never part of the
@@ -17,9 +19,9 @@
 //   ort    onnxruntime-web (wasm, SIMD, 1 thread) InferenceSession.run: logits only
 // with BENCH_WARMUP warm-up rounds (20) then BENCH_RUNS rounds (200), the three engines
 // interleaved in each round (the order rotates). Before timing, the logits of `bare` and
-// `ort` must agree to 1e-4 (max |diff|). Prints medians and p95 in ms and the ratios: of the
-// medians, and [in brackets] the median of the per-round ratios, which a loaded machine
-// disturbs less.
+// `ort` must agree to 1e-4 (max |diff|). Prints medians and p95 in ms and the ratios to
+// onnxruntime-web: of the medians, and [in brackets] the median of the per-round ratios, which
+// a loaded machine disturbs less.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -43,7 +45,8 @@ for (const f of [ONNX, IDS, "pkg/attnscope.js", "node_modules/onnxruntime-web/di
 }
 
 // Only the files the benchmark needs, from the repository.
-const ALLOWED = { "/pkg/": "pkg/", "/ort/": "node_modules/onnxruntime-web/dist/" };
+const BASELINE = process.env.BENCH_BASELINE_PKG;
+const ALLOWED = { "/pkg/": "pkg/", "/ort/": "node_modules/onnxruntime-web/dist/", ...(BASELINE ? { "/base/": path.relative(ROOT, BASELINE) + "/" } : {}) };
 const FILES = { "/model.safetensors": MODEL, "/model.onnx": ONNX, "/ids.json": IDS };
 const server = http.createServer((req, res) => {
   const url = decodeURIComponent(req.url.split("?")[0]);
@@ -67,7 +70,7 @@ try {
   await page.goto(`http://127.0.0.1:${PORT}/`);
 
   const result = await page.evaluate(
-    async ({ RUNS, WARMUP, TOL }) => {
+    async ({ RUNS, WARMUP, TOL, BASELINE }) => {
       const ours = await import("/pkg/attnscope.js");
       await ours.default();
       const ort = await import("/ort/ort.wasm.min.mjs");
@@ -78,6 +81,12 @@ try {
       const lab = new ours.Lab(await bytes("/model.safetensors"));
       const session = await ort.InferenceSession.create(await bytes("/model.onnx"), { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
       const ids = await (await fetch("/ids.json")).json();
+      let base = null;
+      if (BASELINE) {
+        const old = await import("/base/attnscope.js");
+        await old.default();
+        base = new old.Lab(await bytes("/model.safetensors"));
+      }
 
       const q = (s, p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
       const out = { crossOriginIsolated, ortVersion: ort.env.versions?.web ?? "?", rows: [] };
@@ -96,6 +105,13 @@ try {
           },
           ort: async () => (await session.run(feeds())).logits.data,
         };
+        if (base) {
+          engines["base bare"] = async () => base.logits(src, tgt);
+          engines["base run"] = async () => {
+            base.setIds(src, tgt);
+            return base.run();
+          };
+        }
         // the two engines' logits agree
         const a = await engines.bare();
         const b = await engines.ort();
@@ -121,29 +137,29 @@ try {
           const s = times[k].sort((x, y) => x - y);
           row[k] = { median: q(s, 0.5), p95: q(s, 0.95) };
         }
-        row.bareOverOrt = row.bare.median / row.ort.median;
-        row.runOverOrt = row.run.median / row.ort.median;
-        // per round (the three ran back to back): robust to a slow patch on a loaded machine
-        const paired = (k) => q(times[k].map((t, i) => t / times.ort[i]).sort((x, y) => x - y), 0.5);
-        row.pairedBare = paired("bare");
-        row.pairedRun = paired("run");
+        // ratio of medians, and the median of per-round ratios (the engines ran back to back
+        // in each round): the second is less disturbed by a slow patch on a loaded machine
+        for (const k of names) {
+          row[k].ratio = row[k].median / row.ort.median;
+          row[k].paired = q(times[k].map((t, i) => t / times.ort[i]).sort((x, y) => x - y), 0.5);
+        }
         out.rows.push(row);
       }
       return out;
     },
-    { RUNS, WARMUP, TOL },
+    { RUNS, WARMUP, TOL, BASELINE: Boolean(BASELINE) },
   );
 
   const f = (x) => x.toFixed(3);
   console.log(`bench-compare: attnscope (pkg/) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
-  console.log(`${WARMUP} warm-up + ${RUNS} interleaved runs per engine; ms; ratio = median / onnxruntime-web median [median of the per-round ratios]`);
-  console.log("tokens   logits     max|diff|  bare med (p95)   run() med (p95)   ORT med (p95)    bare/ORT       run()/ORT");
+  console.log(`${WARMUP} warm-up + ${RUNS} interleaved rounds; ms: median (p95); ratio to onnxruntime-web: of the medians [median of per-round ratios]`);
+  console.log("bare = Lab.logits (logits only), run = Lab.setIds + Lab.run (full trace as JS objects, encoder not cached), ort = onnxruntime-web, logits only");
   for (const r of result.rows) {
-    console.log(
-      `${r.tokens.padEnd(8)} ${r.logits.padEnd(10)} ${r.maxAbsDiff.toExponential(1).padEnd(10)} ` +
-        `${f(r.bare.median)} (${f(r.bare.p95)})    ${f(r.run.median)} (${f(r.run.p95)})     ${f(r.ort.median)} (${f(r.ort.p95)})    ` +
-        `${r.bareOverOrt.toFixed(2).padStart(5)} [${r.pairedBare.toFixed(2)}]   ${r.runOverOrt.toFixed(2).padStart(5)} [${r.pairedRun.toFixed(2)}]`,
-    );
+    console.log(`${r.tokens} tokens, logits ${r.logits}, max |attnscope - ort| = ${r.maxAbsDiff.toExponential(1)}`);
+    for (const k of Object.keys(r).filter((k) => r[k] && r[k].median !== undefined)) {
+      const ratio = k === "ort" ? "" : `   ${r[k].ratio.toFixed(2)} [${r[k].paired.toFixed(2)}] x ORT`;
+      console.log(`  ${k.padEnd(10)} ${f(r[k].median).padStart(7)} (${f(r[k].p95)})${ratio}`);
+    }
   }
   if (errors.length) console.log("page errors:", errors);
   const bad = result.rows.filter((r) => !r.agree);
