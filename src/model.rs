@@ -13,7 +13,7 @@ use crate::Result;
 /// NaN or infinity in `m` means the weights (or edits) overflowed f32: an error, never a
 /// silent NaN downstream.
 fn finite(what: &str, m: &Mat) -> Result<()> {
-    if m.iter().all(|v| v.is_finite()) {
+    if m.as_slice().iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
         Err(Error::Numeric(alloc::format!("{what} overflowed to NaN or infinity: the weights or edits are too large")))

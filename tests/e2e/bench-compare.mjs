@@ -41,12 +41,12 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/ja
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench-compare</title><body>bench-compare</body>`;
 
 for (const f of [ONNX, IDS, "pkg/attnscope.js", "node_modules/onnxruntime-web/dist/ort.wasm.min.mjs"]) {
-  if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`bench-compare: ${f} is missing (run make bench-compare)`);
+  if (!fs.existsSync(path.resolve(ROOT, f))) throw new Error(`bench-compare: ${f} is missing (run make bench-compare)`);
 }
 
 // Only the files the benchmark needs, from the repository.
 const BASELINE = process.env.BENCH_BASELINE_PKG;
-const ALLOWED = { "/pkg/": "pkg/", "/ort/": "node_modules/onnxruntime-web/dist/", ...(BASELINE ? { "/base/": path.relative(ROOT, BASELINE) + "/" } : {}) };
+const ALLOWED = { "/pkg/": "pkg/", "/ort/": "node_modules/onnxruntime-web/dist/", ...(BASELINE ? { "/base/": path.resolve(BASELINE) + "/" } : {}) };
 const FILES = { "/model.safetensors": MODEL, "/model.onnx": ONNX, "/ids.json": IDS };
 const server = http.createServer((req, res) => {
   const url = decodeURIComponent(req.url.split("?")[0]);
@@ -54,9 +54,9 @@ const server = http.createServer((req, res) => {
   for (const [prefix, dir] of Object.entries(ALLOWED)) if (url.startsWith(prefix)) file = dir + path.basename(url);
   const headers = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp", "Cache-Control": "no-cache" };
   if (url === "/") return res.writeHead(200, { ...headers, "Content-Type": "text/html" }).end(PAGE);
-  if (!file || !fs.existsSync(path.join(ROOT, file))) return res.writeHead(404, headers).end();
+  if (!file || !fs.existsSync(path.resolve(ROOT, file))) return res.writeHead(404, headers).end();
   res.writeHead(200, { ...headers, "Content-Type": TYPES[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(path.join(ROOT, file)).pipe(res);
+  fs.createReadStream(path.resolve(ROOT, file)).pipe(res);
 });
 await new Promise((r) => server.listen(PORT, "127.0.0.1", r));
 
