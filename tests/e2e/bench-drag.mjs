@@ -4,6 +4,7 @@
 //   make build && node tests/e2e/bench-drag.mjs            (or: make bench-page)
 //   BENCH_STACK=decoder_cross BENCH_MOVES=400 BENCH_PORT=8124 node tests/e2e/bench-drag.mjs
 //   ATTNSCOPE_MODEL=/path/model.safetensors ...   serve another model file as the demo model
+//   BENCH_TOKENS=64 ...    a 64-token source (the page's limit) instead of 32; BENCH_SENTENCE=...
 //
 // Serves the page (scripts/serve.py), opens it with `?bench` and a 32-token source sentence,
 // keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
@@ -29,7 +30,11 @@ const MOVES = Number(process.env.BENCH_MOVES || 200);
 const STACK = process.env.BENCH_STACK || "encoder";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 // 32 source tokens with the demo model's tokenizer (lowercase, "doesn't" -> "does" "n't").
-const SENTENCE = "My mother doesn't give the farmer my sweet rice at the old hospital because the mother usually carries the big umbrella with the young daughter at the quiet farm today.";
+const SENTENCE_32 = "My mother doesn't give the farmer my sweet rice at the old hospital because the mother usually carries the big umbrella with the young daughter at the quiet farm today.";
+// BENCH_TOKENS=64: the page's limit (max_len 64), two such sentences joined by "and" and a
+// clause: 64 tokens, the longest source a reader can give
+const SENTENCE_64 = SENTENCE_32.replace(/\.$/, "") + " and my father doesn't give the teacher his old books at the new school because the teacher often reads the long letters from the kind friends at the big park again.";
+const SENTENCE = process.env.BENCH_SENTENCE || (process.env.BENCH_TOKENS === "64" ? SENTENCE_64 : SENTENCE_32);
 
 function quantile(sorted, q) {
   if (!sorted.length) return NaN;
