@@ -1,11 +1,11 @@
-//! How long the page waits: `Model::forward` (every intermediate kept)
+//! How long the page waits: `Model::forward` (every intermediate kept) and the bare forward.
 //!
-//! * `demo/forward/N+N` (every intermediate kept) and `demo/logits/N+N` (`Model::logits`, the
-//!   bare forward: no probabilities softmax): on the committed demo model, `www/models/en-ko.safetensors` (whatever is
-//!   committed: shapes and vocabularies are read from the file), at 8, 32 and 64 source +
+//! * `demo/forward/N+N` and `demo/logits/N+N` (`Model::logits`: no probabilities softmax, only
+//!   the logits returned): the committed demo model, `www/models/en-ko.safetensors` (whatever
+//!   is committed: shapes and vocabularies are read from the file), at 8, 32 and 64 source +
 //!   target tokens, with the ids of `train/export_onnx.py` (`ids_for`), so that
 //!   `train/export_onnx.py --time` (onnxruntime, CPU, 1 thread) times the same work;
-//! * `forward/N+N`: on a random model of the demo's shape (d_model 64, 4 heads, 2 + 2 layers,
+//! * `forward/N+N`: a random model of the demo's shape (d_model 64, 4 heads, 2 + 2 layers,
 //!   d_ff 256, vocabularies of 500, built in code) at 8+8 to 64+64: a small vocabulary
 //!   flatters the generator and its softmax, so this one is optimistic;
 //! * greedy decoding of a 12-token source on the random model.
