@@ -225,6 +225,46 @@ impl MultiHeadAttention {
     }
 }
 
+impl MultiHeadAttention {
+    /// [`MultiHeadAttention::forward`]'s output `(T_q, d_model)` alone, the same arithmetic
+    /// with nothing kept: each head's scores become its weights in place, and the heads read
+    /// `Q`, `K`, `V` in place (for [`crate::Model::logits`]).
+    pub fn output(
+        &self,
+        x_q: &DMatrix<f32>,
+        x_kv: &DMatrix<f32>,
+        h: usize,
+        scale: bool,
+        causal: bool,
+        overrides: &[&Override],
+    ) -> DMatrix<f32> {
+        let d_model = self.w_q.w_t.nrows();
+        let d_k = d_model / h;
+        let w_q = with_blocks(&self.w_q.w_t, overrides, Matrix::Q, d_k);
+        let w_k = with_blocks(&self.w_k.w_t, overrides, Matrix::K, d_k);
+        let q = affine(x_q, w_q.as_ref().unwrap_or(&self.w_q.w_t), &self.w_q.b); // (T_q, d_model)
+        let k = affine(x_kv, w_k.as_ref().unwrap_or(&self.w_k.w_t), &self.w_k.b); // (T_k, d_model)
+        let v = self.w_v.forward(x_kv); // (T_k, d_model)
+        let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
+        let t_q = x_q.nrows();
+        let mut concat = DMatrix::zeros(t_q, d_model); // (T_q, h * d_k)
+        for i in 0..h {
+            let k_t = k.columns(i * d_k, d_k).transpose(); // (d_k, T_k)
+            let mut w = q.columns(i * d_k, d_k) * k_t; // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+            for (j, col) in w.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
+                col.iter_mut().for_each(|s| *s *= factor);
+                if causal {
+                    col[..j.min(t_q)].fill(f32::NEG_INFINITY);
+                }
+            }
+            softmax_rows_mut(&mut w);
+            concat.columns_mut(i * d_k, d_k).copy_from(&(&w * v.columns(i * d_k, d_k)));
+            // (T_q, d_k)
+        }
+        self.w_o.forward(&concat)
+    }
+}
+
 /// `w_t` `(d_model, d_model)` with the overridden heads' blocks of `which` written into their
 /// columns; `None` when nothing is overridden (the trained weights are used as they are).
 fn with_blocks(w_t: &DMatrix<f32>, overrides: &[&Override], which: Matrix, d_k: usize) -> Option<DMatrix<f32>> {

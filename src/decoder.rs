@@ -11,7 +11,7 @@ use crate::config::{RunOptions, Stack};
 use crate::encoder::overrides;
 use crate::feed_forward::FeedForward;
 use crate::linear::Linear;
-use crate::norm::{residual, LayerNorm};
+use crate::norm::{add_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
 use crate::trace::{DecoderLayerTrace, DecoderTrace, Mat};
 
@@ -47,19 +47,6 @@ impl Decoder {
     /// Target ids `(T)` and the memory `(S, d_model)` -> every intermediate, ending in the
     /// next-token probabilities `(T, V)`.
     pub fn forward(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderTrace {
-        self.run(tgt, memory, h, opts, true)
-    }
-
-    /// [`Decoder::forward`]; without `probs` the `(T, V)` softmax is skipped and `probs` is left
-    /// empty `(0, 0)`, for callers that only want the logits ([`crate::Model::logits`]).
-    pub(crate) fn run(
-        &self,
-        tgt: &[u32],
-        memory: &DMatrix<f32>,
-        h: usize,
-        opts: &RunOptions,
-        probs: bool,
-    ) -> DecoderTrace {
         let embed = self.embed.forward(tgt, opts.positional);
         let mut y: DMatrix<f32> = embed.input.0.clone(); // (T, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
@@ -79,7 +66,25 @@ impl Decoder {
         }
         let output = self.norm.forward(&y); // (T, d_model)
         let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
-        let probs = if probs { softmax_rows(&logits) } else { DMatrix::zeros(0, 0) };
+        let probs = softmax_rows(&logits);
         DecoderTrace { embed, layers, output: Mat(output), logits: Mat(logits), probs: Mat(probs) }
+    }
+
+    /// The logits `(T, V)` of [`Decoder::forward`] alone, nothing else kept.
+    pub(crate) fn logits(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DMatrix<f32> {
+        let mut y = self.embed.forward(tgt, opts.positional).input.0; // (T, d_model)
+        for (l, layer) in self.layers.iter().enumerate() {
+            let [n1, n2, n3] = &layer.norms;
+            let self_edits = overrides(opts, Stack::DecoderSelf, l);
+            let cross_edits = overrides(opts, Stack::DecoderCross, l);
+            y = add_norm(&y, n1, self.norm_first, |y| {
+                layer.self_attn.output(y, y, h, opts.scale, opts.causal_decoder, &self_edits)
+            });
+            y = add_norm(&y, n2, self.norm_first, |y| {
+                layer.cross_attn.output(y, memory, h, opts.scale, false, &cross_edits)
+            });
+            y = add_norm(&y, n3, self.norm_first, |y| layer.ffn.forward(y).1);
+        }
+        self.generator.forward(&self.norm.forward(&y)) // (T, d_model) x (d_model, V) -> (T, V)
     }
 }

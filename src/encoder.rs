@@ -8,7 +8,7 @@ use nalgebra::DMatrix;
 use crate::attention::MultiHeadAttention;
 use crate::config::{Override, RunOptions, Stack};
 use crate::feed_forward::FeedForward;
-use crate::norm::{residual, LayerNorm};
+use crate::norm::{add_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
 use crate::trace::{EncoderLayerTrace, EncoderTrace, Mat};
 
@@ -55,6 +55,21 @@ impl Encoder {
         }
         let memory = Mat(self.norm.forward(&x));
         EncoderTrace { embed, layers, memory }
+    }
+}
+
+impl Encoder {
+    /// The memory `(S, d_model)` of [`Encoder::forward`] alone, nothing else kept.
+    pub(crate) fn memory(&self, src: &[u32], h: usize, opts: &RunOptions) -> DMatrix<f32> {
+        let mut x = self.embed.forward(src, opts.positional).input.0; // (S, d_model)
+        for (l, layer) in self.layers.iter().enumerate() {
+            let edits = overrides(opts, Stack::Encoder, l);
+            x = add_norm(&x, &layer.norm1, self.norm_first, |x| {
+                layer.self_attn.output(x, x, h, opts.scale, opts.causal_encoder, &edits)
+            });
+            x = add_norm(&x, &layer.norm2, self.norm_first, |x| layer.ffn.forward(x).1);
+        }
+        self.norm.forward(&x)
     }
 }
 

@@ -43,16 +43,19 @@ impl Model {
         Ok(Trace { heads: h, encoder, decoder })
     }
 
-    /// Only the logits `(T, V)`, row-major, of [`Model::forward`] (the same numbers): what a
-    /// caller needs that draws nothing (a benchmark, a check against another runtime). Skips
-    /// the `(T, V)` softmax of the probabilities.
+    /// Only the logits `(T, V)`, row-major, of [`Model::forward`] (the same arithmetic, the
+    /// same numbers): what a caller needs that draws nothing (a benchmark, a check against
+    /// another runtime). Keeps no intermediate and skips the `(T, V)` softmax.
     pub fn logits(&self, src: &[u32], tgt: &[u32], opts: &RunOptions) -> Result<alloc::vec::Vec<f32>> {
         let h = opts.heads_for(&self.config)?;
-        let encoder = self.encode(src, opts)?;
+        opts.validate(&self.config)?;
+        self.check_ids("source", src, self.config.src_vocab.len())?;
         self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
-        let trace = self.decoder.run(tgt, &encoder.memory, h, opts, false);
-        finite("the logits", &trace.logits)?;
-        Ok(trace.logits.row_major())
+        let memory = Mat(self.encoder.memory(src, h, opts));
+        finite("the encoder memory", &memory)?;
+        let logits = Mat(self.decoder.logits(tgt, &memory, h, opts));
+        finite("the logits", &logits)?;
+        Ok(logits.row_major())
     }
 
     /// The encoder alone: source ids `(S)` -> memory `(S, d_model)` and its intermediates.

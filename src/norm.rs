@@ -67,3 +67,18 @@ pub fn residual<S>(
         Residual { sublayer: trace, sum: Mat(sum), norm: Mat(normed), norm_first }
     }
 }
+
+/// [`residual`] without the trace: post-norm `LN(x + Sublayer(x))`, pre-norm
+/// `x + Sublayer(LN(x))`, `(n, d) -> (n, d)`.
+pub fn add_norm(
+    x: &DMatrix<f32>,
+    norm: &LayerNorm,
+    norm_first: bool,
+    sublayer: impl FnOnce(&DMatrix<f32>) -> DMatrix<f32>,
+) -> DMatrix<f32> {
+    if norm_first {
+        x + sublayer(&norm.forward(x))
+    } else {
+        norm.forward(&(x + sublayer(x)))
+    }
+}
