@@ -11,6 +11,7 @@
 //! * greedy decoding of a 12-token source on the random model.
 //!
 //! Run: `cargo bench --bench forward -- --warm-up-time 1 --measurement-time 3`
+//! (`ATTNSCOPE_MODEL=/path/model.safetensors` times another model file as `demo`)
 
 #[path = "../tests/support/random_model.rs"]
 mod random_model;
@@ -41,8 +42,9 @@ fn demo_ids(model: &Model, n: usize) -> (Vec<u32>, Vec<u32>) {
 }
 
 fn demo(c: &mut Criterion) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/en-ko.safetensors");
-    let bytes = std::fs::read(path).expect("read the demo model");
+    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/en-ko.safetensors");
+    let path = std::env::var("ATTNSCOPE_MODEL").unwrap_or_else(|_| default.into());
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
     let model = Model::from_safetensors(&bytes).expect("load the demo model");
     let opts = RunOptions::default();
     let mut group = c.benchmark_group("demo");
