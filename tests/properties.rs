@@ -246,12 +246,17 @@ fn permutation_equivariance(c: &Case, perm: &[usize], f: Flags) -> Result<(), Te
     let permuted: Vec<u32> = perm.iter().map(|&p| c.src[p]).collect();
     let a = model.forward(&c.src, &c.tgt, &opts).unwrap();
     let b = model.forward(&permuted, &c.tgt, &opts).unwrap();
+    // Permuting the keys reorders the sums of the weighted averages, so the results differ by
+    // float rounding; a LayerNorm over a tiny width (d_model 2) whose input variance is close to
+    // eps magnifies that rounding (a case with 2.7e-4 was seen). A real equivariance bug moves
+    // values by O(1), so 1e-3 still catches it.
+    const TOL: f32 = 1e-3;
     for (i, &p) in perm.iter().enumerate() {
         let d = max_abs_diff(&b.encoder.memory.row_vec(i), &a.encoder.memory.row_vec(p));
-        prop_assert!(d <= 1e-4, "src {:?} permuted by {:?}: memory row {} != row {} (diff {:e})", c.src, perm, i, p, d);
+        prop_assert!(d <= TOL, "src {:?} permuted by {:?}: memory row {} != row {} (diff {:e})", c.src, perm, i, p, d);
     }
     let d = max_abs_diff(&a.decoder.output.row_major(), &b.decoder.output.row_major());
-    prop_assert!(d <= 1e-4, "src {:?} permuted by {:?}: decoder output changed by {:e}", c.src, perm, d);
+    prop_assert!(d <= TOL, "src {:?} permuted by {:?}: decoder output changed by {:e}", c.src, perm, d);
     Ok(())
 }
 
