@@ -1,6 +1,15 @@
 //! Greedy generation: start from `<bos>`, run the decoder on the prefix, append the most
 //! probable next token, repeat until `<eos>` or the length limit, keeping every step.
 //!
+//! One rule keeps a small model from looping on inputs unlike anything it was trained on (a
+//! single word, a string of unrelated words): a token that would make the same token, or the
+//! same pair of tokens, come three times in a row is not taken; the most probable token that
+//! does not is taken instead, and the step records the one it passed over ([`Step::blocked`]).
+//! A `<unk>` counts as the source word it copies: three unknown words in a row are no repeat,
+//! the same unknown word three times is.
+//! It is the narrowest form of the "no repeated n-gram" constraint of common generation
+//! libraries, and on well-formed sentences it never fires.
+//!
 //! Unknown words survive through attention (the classic attention-based copy, e.g. Luong et
 //! al. 2015, "Addressing the Rare Word Problem in Neural Machine Translation"): when a step
 //! chooses the target `<unk>`, the source position with the largest cross-attention weight at
@@ -23,7 +32,7 @@ use crate::Result;
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Step {
-    /// The token chosen (the arg-max of `probs`).
+    /// The token chosen: the arg-max of `probs`, unless that would repeat (see `blocked`).
     pub token: u32,
     /// The next-token distribution over the target vocabulary, `(V)`.
     pub probs: Vec<f32>,
@@ -32,6 +41,57 @@ pub struct Step {
     pub cross: Vec<Mat>,
     /// When `token` is the target `<unk>`: the source word it stands for (see the module docs).
     pub copy: Option<SourceCopy>,
+    /// The arg-max of `probs` when it was not taken because it would have made a token, or a
+    /// pair of tokens, come three times in a row ([`repeats`]); `token` is then the most
+    /// probable token that does not.
+    pub blocked: Option<u32>,
+}
+
+/// Whether appending `next` to `prefix` makes its last three tokens equal (`a a a`) or its
+/// last six a pair three times (`a b a b a b`).
+pub fn repeats<T: PartialEq>(prefix: &[T], next: T) -> bool {
+    let n = prefix.len();
+    let triple = n >= 2 && prefix[n - 1] == next && prefix[n - 2] == next;
+    let pairs = n >= 5
+        && next == prefix[n - 2]
+        && next == prefix[n - 4]
+        && prefix[n - 1] == prefix[n - 3]
+        && prefix[n - 1] == prefix[n - 5];
+    triple || pairs
+}
+
+/// What a generated token counts as for [`repeats`]: its id, or for a copied `<unk>` the source
+/// position it copies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Printed {
+    Token(u32),
+    Copied(usize),
+}
+
+/// The most probable token whose choice does not [`repeat`](repeats) what was printed before
+/// (`printed(token)` says what a token would print), and the arg-max if that was passed over.
+/// At most two tokens can be ruled out at one step (the one completing a triple and the one
+/// completing a pair), so this looks at most three times; the replacement is never one of
+/// `never` (`<bos>`, `<pad>`: tokens the decoder is not trained to write).
+fn choose(probs: &[f32], prefix: &[Printed], printed: impl Fn(u32) -> Printed, never: &[u32]) -> (u32, Option<u32>) {
+    let top = argmax(probs);
+    let mut ruled_out: Vec<u32> = never.to_vec();
+    let mut token = top;
+    while repeats(prefix, printed(token)) && ruled_out.len() < never.len() + 2 {
+        ruled_out.push(token);
+        let mut best: Option<u32> = None;
+        for (i, p) in probs.iter().enumerate() {
+            let i = i as u32;
+            if !ruled_out.contains(&i) && best.is_none_or(|b| *p > probs[b as usize]) {
+                best = Some(i);
+            }
+        }
+        match best {
+            Some(b) => token = b,
+            None => break, // a vocabulary of one or two tokens: nothing else to take
+        }
+    }
+    (token, (token != top).then_some(top))
 }
 
 /// A source token copied into the translation in place of a generated `<unk>`.
@@ -107,11 +167,12 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
     let mut tgt = vec![model.tokenizer.bos];
     let mut steps = Vec::new();
     let unk = model.tokenizer.tgt_unk();
+    let mut printed: Vec<Printed> = Vec::new(); // what each generated token prints as
+    let never: Vec<u32> = [Some(model.tokenizer.bos), model.tokenizer.pad()].into_iter().flatten().collect();
     loop {
         let dec = model.decode(&tgt, &encoder, opts)?;
         let last = dec.probs.nrows() - 1;
         let probs = dec.probs.row_vec(last);
-        let token = argmax(&probs);
         let cross: Vec<Mat> = dec
             .layers
             .iter()
@@ -120,8 +181,15 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
                 Mat(nalgebra::DMatrix::from_fn(heads.len(), src.len(), |i, j| heads[i].weights[(last, j)]))
             })
             .collect();
-        let copy = if Some(token) == unk { copy_source(&cross) } else { None };
-        steps.push(Step { token, probs, cross, copy });
+        let unk_copy = copy_source(&cross);
+        let as_printed = |t: u32| match unk_copy {
+            Some(c) if Some(t) == unk => Printed::Copied(c.source),
+            _ => Printed::Token(t),
+        };
+        let (token, blocked) = choose(&probs, &printed, as_printed, &never);
+        printed.push(as_printed(token));
+        let copy = if Some(token) == unk { unk_copy } else { None };
+        steps.push(Step { token, probs, cross, copy, blocked });
         if token == model.tokenizer.eos || steps.len() >= max_steps {
             let tokens = steps.iter().map(|s| s.token).collect();
             return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder: dec } });

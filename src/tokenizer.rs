@@ -210,6 +210,11 @@ impl Tokenizer {
         self.tgt_vocab.get(id as usize).map_or("?", String::as_str)
     }
 
+    /// Id of the target vocabulary's `<pad>`, if it has one.
+    pub fn pad(&self) -> Option<u32> {
+        self.pad
+    }
+
     /// Id of the target vocabulary's `<unk>`, if it has one.
     pub fn tgt_unk(&self) -> Option<u32> {
         self.tgt_unk

@@ -109,6 +109,10 @@ struct Candidate<'a> {
 #[derive(Serialize)]
 struct StepOut<'a> {
     token: &'a str,
+    /// The chosen token's probability.
+    prob: f32,
+    /// The most probable token when it was passed over because it would repeat, else `null`.
+    blocked: Option<&'a str>,
     top: Vec<Candidate<'a>>,
     cross: &'a [Mat],
     /// A generated `<unk>` copies a source word: `{source, weight, word}`, else `null`.
@@ -458,7 +462,14 @@ fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String], span: Option<(
         let (start, end) = span?;
         Some(CopyOut { source: c.source, weight: c.weight, word: src.get(c.source)?, start, end })
     });
-    StepOut { token: model.tokenizer.tgt_token(s.token), top, cross: &s.cross, copy }
+    StepOut {
+        token: model.tokenizer.tgt_token(s.token),
+        prob: s.probs[s.token as usize],
+        blocked: s.blocked.map(|b| model.tokenizer.tgt_token(b)),
+        top,
+        cross: &s.cross,
+        copy,
+    }
 }
 
 fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {

@@ -65,14 +65,25 @@ fn a_generated_unk_copies_the_most_attended_source_word() {
         let src = model.tokenizer.encode_src("sofa w5 zorblat w4").unwrap();
         assert_eq!(src.ids, [3, 5, 3, 4]);
         let dec = greedy(&model, &src.ids, &opts, 5).unwrap();
-        assert_eq!(dec.tokens, [UNK; 5], "the generator always picks <unk>; the ids stay <unk>");
         let h = dec.trace.heads;
         let mut words = Vec::new();
         for (k, step) in dec.steps.iter().enumerate() {
-            // Recompute step k from a teacher-forced pass over <bos> + k <unk>s: row k of the
-            // last decoder layer's cross-attention, mean over the run's h heads, arg-max.
+            if step.blocked.is_some() {
+                // the generator always prefers <unk>; it is passed over only when it would copy
+                // the same word (or pair of words) a third time in a row
+                assert_eq!(step.blocked, Some(UNK));
+                assert!(k >= 2, "seed {seed} step {k}: nothing to repeat yet");
+                assert!(step.token != UNK && step.copy.is_none());
+                if step.token != model.tokenizer.eos {
+                    words.push(model.tokenizer.tgt_token(step.token));
+                }
+                continue;
+            }
+            assert_eq!(step.token, UNK, "the generator always picks <unk>; the id stays <unk>");
+            // Recompute step k from a teacher-forced pass over <bos> + the k tokens before it:
+            // row k of the last decoder layer's cross-attention, mean over the run's h heads.
             let mut tgt = vec![model.tokenizer.bos];
-            tgt.extend(std::iter::repeat_n(UNK, k));
+            tgt.extend_from_slice(&dec.tokens[..k]);
             let trace = model.forward(&src.ids, &tgt, &opts).unwrap();
             let last = &trace.decoder.layers.last().unwrap().cross_attn.sublayer.heads;
             assert_eq!(last.len(), h);
@@ -85,17 +96,13 @@ fn a_generated_unk_copies_the_most_attended_source_word() {
             assert!((weight - mean[best]).abs() < 1e-6, "seed {seed} step {k}: weight {weight} vs {}", mean[best]);
             words.push(src.tokens[source].as_str());
         }
-        assert_eq!(dec.copies().count(), 5);
+        assert_eq!(dec.copies().count(), dec.steps.iter().filter(|s| s.blocked.is_none()).count());
         assert_eq!(
             dec.text(&model.tokenizer, &src.tokens),
             words.join(" "),
             "seed {seed}: the text prints the copied words"
         );
-        assert_eq!(
-            model.tokenizer.detokenize(&dec.tokens),
-            "<unk> <unk> <unk> <unk> <unk>",
-            "detokenize alone does not copy"
-        );
+        assert!(model.tokenizer.detokenize(&dec.tokens).starts_with("<unk> <unk>"), "detokenize alone does not copy");
     }
 }
 
@@ -103,9 +110,10 @@ fn a_generated_unk_copies_the_most_attended_source_word() {
 fn other_tokens_copy_nothing() {
     let model = model_that_always_picks(5, 1); // always w5
     let src = model.tokenizer.encode_src("sofa w5").unwrap();
-    let dec = greedy(&model, &src.ids, &RunOptions::default(), 3).unwrap();
+    // two steps: a third w5 would be a repeat, which greedy decoding passes over
+    let dec = greedy(&model, &src.ids, &RunOptions::default(), 2).unwrap();
     assert!(dec.steps.iter().all(|s| s.copy.is_none()));
-    assert_eq!(dec.text(&model.tokenizer, &src.tokens), "w5 w5 w5");
+    assert_eq!(dec.text(&model.tokenizer, &src.tokens), "w5 w5");
 }
 
 #[test]
@@ -133,7 +141,8 @@ fn the_cli_prints_the_copied_words_and_reports_each_copy() {
     assert_eq!(stdout.trim_end(), dec.text(&model.tokenizer, &src.tokens));
     assert!(!stdout.contains("<unk>"), "{stdout}");
     let copies: Vec<&str> = stderr.lines().filter(|l| l.starts_with("attnscope: copied: ")).collect();
-    assert_eq!(copies.len(), 3, "one line per copy: {stderr}");
+    assert_eq!(copies.len(), dec.copies().count(), "one line per copy: {stderr}");
+    assert!(copies.len() >= 2, "{stderr}");
     let (_, c) = dec.copies().next().unwrap();
     let first =
         format!("attnscope: copied: {:?} <- source {} (weight {:.2})", src.tokens[c.source], c.source, c.weight);

@@ -472,3 +472,23 @@ fn detokenize_spans_say_where_each_token_printed() {
     assert_eq!(text, "갔다.");
     assert_eq!(spans, [Some(0..3), Some(0..6), Some(6..7)]);
 }
+
+#[test]
+fn a_token_or_a_pair_three_times_in_a_row_repeats() {
+    use attnscope::decode::repeats;
+    #[rustfmt::skip]
+    let cases: &[(&[u32], u32, bool, &str)] = &[
+        (&[], 5, false, "nothing before"),
+        (&[5], 5, false, "twice is allowed"),
+        (&[5, 5], 5, true, "a a + a"),
+        (&[4, 5, 5], 5, true, "x a a + a"),
+        (&[5, 4, 5], 5, false, "a x a + a"),
+        (&[1, 2, 1, 2], 1, false, "a b a b + a: the pair comes twice, then a third a"),
+        (&[1, 2, 1, 2, 1], 2, true, "a b a b a + b: the pair three times"),
+        (&[3, 2, 1, 2, 1], 2, false, "c b a b a + b: b a twice, then a b: not three pairs"),
+        (&[1, 2, 1, 2, 1], 3, false, "a b a b a + c"),
+    ];
+    for (prefix, next, want, what) in cases {
+        assert_eq!(repeats(prefix, *next), *want, "{what}: repeats({prefix:?}, {next})");
+    }
+}

@@ -393,7 +393,8 @@ fn causal_prefixes(
     Ok(())
 }
 
-/// Greedy decoding: each step picks the arg-max of its distribution, generation stops at the
+/// Greedy decoding: each step picks the arg-max of its distribution (unless it would repeat a
+/// token or a pair a third time: then the step says so), generation stops at the
 /// first `<eos>` or at `max_steps`, the final trace's decoder input is `<bos>` + every
 /// generated token but the last, and (causal mask on) the final trace's row `t` holds step
 /// `t`'s distribution and cross-attention.
@@ -411,13 +412,27 @@ fn greedy_steps(c: &Case, max_steps: usize) -> Result<(), TestCaseError> {
     prop_assert_eq!(&dec.trace.decoder.embed.ids, &input, "final decoder input");
     for (t, step) in dec.steps.iter().enumerate() {
         let best = step.probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        prop_assert_eq!(
-            step.probs[step.token as usize],
-            best,
-            "step {} chose {} over a larger probability",
-            t,
-            step.token
-        );
+        let prefix = &dec.tokens[..t];
+        match step.blocked {
+            None => prop_assert_eq!(
+                step.probs[step.token as usize],
+                best,
+                "step {} chose {} over a larger probability",
+                t,
+                step.token
+            ),
+            Some(b) => {
+                // the arg-max was passed over only because it would repeat; the choice does not
+                prop_assert_eq!(step.probs[b as usize], best, "step {}: blocked {} is not the arg-max", t, b);
+                prop_assert!(attnscope::decode::repeats(prefix, b), "step {}: {} blocked without repeating", t, b);
+                prop_assert!(
+                    !attnscope::decode::repeats(prefix, step.token),
+                    "step {}: the choice {} repeats",
+                    t,
+                    step.token
+                );
+            }
+        }
         let d = max_abs_diff(&step.probs, &dec.trace.decoder.probs.row_vec(t));
         prop_assert!(d <= 1e-5, "src {:?} step {}: probabilities differ from the final trace by {:e}", c.src, t, d);
         prop_assert_eq!(step.cross.len(), c.spec.dec_layers);

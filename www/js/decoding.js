@@ -110,7 +110,8 @@ export class Decoding {
       return li;
     });
     this.bars.replaceChildren(...items);
-    this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.top[0].prob * 100, 1) });
+    this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.prob * 100, 1) });
+    if (st.blocked) this.chosen.textContent += ` ${this.t("dec.blocked", { token: st.blocked })}`;
     this.copy.hidden = !st.copy;
     if (st.copy) {
       const tip = this.copyText(st.copy);

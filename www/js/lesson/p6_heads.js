@@ -27,7 +27,7 @@ function overlap(a, b) {
 /** Mean probability the model gave to each token it chose (greedy: the top candidate). */
 function confidence(tr) {
   if (!tr.steps.length) return 0;
-  return tr.steps.reduce((acc, st) => acc + st.top[0].prob, 0) / tr.steps.length;
+  return tr.steps.reduce((acc, st) => acc + st.prob, 0) / tr.steps.length;
 }
 
 /** Share of positions where two token lists agree (over the longer one). */

@@ -172,7 +172,7 @@ export function panel9(ctx) {
         h("li", { class: "gen-step" },
           h("span", { class: "gen-k", text: String(k + 1) }),
           h("span", { class: "gen-tok", lang: "ko", text: st.token }),
-          h("span", { class: "gen-p", text: fmt(st.top[0].prob, 2) }))),
+          h("span", { class: "gen-p", text: fmt(st.prob, 2) }))),
     );
 
     const L = trace.decoder.layers.length;
