@@ -208,16 +208,29 @@ fn a_generated_unk_is_copied_from_the_source_in_steps_and_text() {
     let source = ["sofa", "w5", "zorblat"];
     let mut words = Vec::new();
     for s in steps.iter() {
+        if !get(&s, "blocked").is_null() {
+            // <unk> would copy the same word a third time in a row: the decoder passed it over
+            assert_eq!(get(&s, "blocked").as_string().unwrap(), "<unk>");
+            assert!(get(&s, "copy").is_null());
+            let token = get(&s, "token").as_string().unwrap();
+            assert_ne!(token, "<unk>");
+            if token != "<eos>" {
+                words.push(token);
+            }
+            continue;
+        }
         assert_eq!(get(&s, "token").as_string().unwrap(), "<unk>", "the step's token stays <unk>");
         let i = num(&s, "copy.source") as usize;
         let weight = num(&s, "copy.weight");
         assert!(i < 3 && weight > 0.0 && weight <= 1.0, "copy {i} {weight}");
         assert_eq!(get(&s, "copy.word").as_string().unwrap(), source[i]);
-        words.push(source[i]);
+        words.push(source[i].to_string());
     }
     assert_eq!(get(&out, "text").as_string().unwrap(), words.join(" "), "the text prints the copied words");
     let tokens = Array::from(&get(&out, "tokens"));
-    assert!(tokens.iter().all(|t| t.as_string().unwrap() == "<unk>"), "tokens keep <unk>");
+    let unks = tokens.iter().filter(|t| t.as_string().unwrap() == "<unk>").count();
+    let copies = steps.iter().filter(|s| !get(s, "copy").is_null()).count();
+    assert!(unks >= 2 && unks == copies, "tokens keep <unk>, one per copy: {unks} vs {copies}");
     // a model that does not produce <unk>: copy is null (not undefined) on every step
     let out = lab_translate_plain();
     let steps = Array::from(&get(&out, "steps"));
@@ -267,7 +280,7 @@ fn a_copied_word_says_where_the_text_prints_it() {
     lab.set_source("Sofa w5 zorblat").unwrap();
     let out = lab.translate().unwrap();
     let text: Vec<u16> = get(&out, "text").as_string().unwrap().encode_utf16().collect();
-    for s in Array::from(&get(&out, "steps")).iter() {
+    for s in Array::from(&get(&out, "steps")).iter().filter(|s| !get(s, "copy").is_null()) {
         let (start, end) = (num(&s, "copy.start") as usize, num(&s, "copy.end") as usize);
         let word = get(&s, "copy.word").as_string().unwrap();
         assert_eq!(String::from_utf16(&text[start..end]).unwrap(), word, "text.slice(start, end)");
