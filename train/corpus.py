@@ -1589,7 +1589,7 @@ def fixed_sentences(rng):
 
 MAX_EN = 24  # longer generated sentences are dropped (readers type 4 to 16 words)
 SEED_EN = "Emma hates games, but she's a great friend"
-SEED_KO = "엠마 는 게임 을 싫어하 지만 , 엠마 는 훌륭하 ㄴ 친구 이 다 ."
+SEED_KO = "엠마 +는 게임 +을 싫어하 +지만 , 엠마 +는 훌륭하 +ㄴ 친구 +이 +다 ."
 
 
 def key(s):

@@ -31,7 +31,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import attnscope_model  # noqa: E402
 from attnscope_model import Seq2Seq  # noqa: E402
-from corpus import GLUE, SEED_EN, SEED_KO, detokenize_ko, read_tsv, tokenize_en  # noqa: E402
+from corpus import GLUE, GLUE_PREFIX, SEED_EN, SEED_KO, detokenize_ko, read_tsv, tokenize_en  # noqa: E402
 
 SPECIALS = ["<pad>", "<bos>", "<eos>", "<unk>"]
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
@@ -347,9 +347,15 @@ def main(argv=None):
         "positional": "sinusoidal", "max_len": 64, "scale_embedding": True, "dropout": a.dropout,
         "src_vocab": src_vocab, "tgt_vocab": tgt_vocab,
         "specials": {"pad": "<pad>", "bos": "<bos>", "eos": "<eos>", "unk": "<unk>"},
-        "tokenizer": {"lowercase": True, "contractions": True, "glue": GLUE, "compose_jamo": True},
+        "tokenizer": {"lowercase": True, "contractions": True, "glue": GLUE, "glue_prefix": GLUE_PREFIX, "compose_jamo": True},
     }
     model = Seq2Seq(cfg)
+    # Embeddings are multiplied by sqrt(d_model): start them at std d_model^-1/2 so that the
+    # scaled vectors have unit-size entries, like the positional encoding. With PyTorch's default
+    # N(0, 1) they start 8x larger, every first-layer softmax saturates at once (one-hot rows),
+    # and its gradient w(1 - w) is too small for training ever to soften it.
+    for emb in (model.src_embed, model.tgt_embed):
+        nn.init.normal_(emb.weight, 0.0, a.d_model ** -0.5)
     n_params = sum(p.numel() for p in model.parameters())
     log(f"model: {n_params} parameters")
     final = os.path.join(a.data, "model.pt")
