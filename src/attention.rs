@@ -200,11 +200,7 @@ impl MultiHeadAttention {
     ) -> (AttentionTrace, DMatrix<f32>) {
         let d_model = self.w_q.w_t.nrows();
         let d_k = d_model / h;
-        let w_q = with_blocks(&self.w_q.w_t, overrides, Matrix::Q, d_k);
-        let w_k = with_blocks(&self.w_k.w_t, overrides, Matrix::K, d_k);
-        let q = affine(x_q, w_q.as_ref().unwrap_or(&self.w_q.w_t), &self.w_q.b); // (T_q, d_model)
-        let k = affine(x_kv, w_k.as_ref().unwrap_or(&self.w_k.w_t), &self.w_k.b); // (T_k, d_model)
-        let v = self.w_v.forward(x_kv); // (T_k, d_model)
+        let (q, k, v) = self.project(x_q, x_kv, d_k, overrides); // (T_q | T_k, d_model)
 
         let mut concat = DMatrix::zeros(x_q.nrows(), d_model); // (T_q, h * d_k)
         let heads: Vec<HeadTrace> = (0..h)
@@ -240,11 +236,7 @@ impl MultiHeadAttention {
     ) -> DMatrix<f32> {
         let d_model = self.w_q.w_t.nrows();
         let d_k = d_model / h;
-        let w_q = with_blocks(&self.w_q.w_t, overrides, Matrix::Q, d_k);
-        let w_k = with_blocks(&self.w_k.w_t, overrides, Matrix::K, d_k);
-        let q = affine(x_q, w_q.as_ref().unwrap_or(&self.w_q.w_t), &self.w_q.b); // (T_q, d_model)
-        let k = affine(x_kv, w_k.as_ref().unwrap_or(&self.w_k.w_t), &self.w_k.b); // (T_k, d_model)
-        let v = self.w_v.forward(x_kv); // (T_k, d_model)
+        let (q, k, v) = self.project(x_q, x_kv, d_k, overrides); // (T_q | T_k, d_model)
         let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
         let t_q = x_q.nrows();
         let mut concat = DMatrix::zeros(t_q, d_model); // (T_q, h * d_k)
@@ -262,6 +254,25 @@ impl MultiHeadAttention {
             // (T_q, d_k)
         }
         self.w_o.forward(&concat)
+    }
+}
+
+impl MultiHeadAttention {
+    /// `Q = x_q W_Q`, `K = x_kv W_K`, `V = x_kv W_V` (each plus its bias), with the overridden
+    /// heads' `W_Q`/`W_K` blocks in force: `(T_q, d_model)`, `(T_k, d_model)`, `(T_k, d_model)`.
+    fn project(
+        &self,
+        x_q: &DMatrix<f32>,
+        x_kv: &DMatrix<f32>,
+        d_k: usize,
+        overrides: &[&Override],
+    ) -> (DMatrix<f32>, DMatrix<f32>, DMatrix<f32>) {
+        let w_q = with_blocks(&self.w_q.w_t, overrides, Matrix::Q, d_k);
+        let w_k = with_blocks(&self.w_k.w_t, overrides, Matrix::K, d_k);
+        let q = affine(x_q, w_q.as_ref().unwrap_or(&self.w_q.w_t), &self.w_q.b); // (T_q, d_model)
+        let k = affine(x_kv, w_k.as_ref().unwrap_or(&self.w_k.w_t), &self.w_k.b); // (T_k, d_model)
+        let v = self.w_v.forward(x_kv); // (T_k, d_model)
+        (q, k, v)
     }
 }
 
