@@ -55,7 +55,7 @@ const en = {
   "ui.sentenceWordsHint": "Shared by panels 2–5: change it in any of them and the others follow.",
   "ui.sentenceModel": "Sentence for the translator",
   "ui.sentenceModelHint":
-    "Shared by panels 5, 6, 8 and 9. The translator knows a small vocabulary: names, family words, everyday verbs and objects.",
+    "Shared by panels 5, 6, 8 and 9. The translator knows the words of everyday English (home, school, food, weather, time, travel, feelings); a word it does not know comes through unchanged.",
   "ui.seed": "Back to the lecture's sentence",
   "ui.showNumbers": "Show the numbers as a table",
   "ui.layer": "Layer",
@@ -452,7 +452,7 @@ const ko = {
   "ui.sentenceWords": "문장 (단어 벡터용)",
   "ui.sentenceWordsHint": "2–5번 패널이 함께 씁니다. 어느 패널에서 고치든 나머지도 따라 바뀝니다.",
   "ui.sentenceModel": "번역기에 넣을 문장",
-  "ui.sentenceModelHint": "5, 6, 8, 9번 패널이 함께 씁니다. 번역기가 아는 어휘는 사람 이름, 가족, 일상적인 동사와 사물 정도로 많지 않습니다.",
+  "ui.sentenceModelHint": "5, 6, 8, 9번 패널이 함께 씁니다. 번역기는 일상 영어 단어(집, 학교, 음식, 날씨, 시간, 여행, 감정)를 압니다. 모르는 단어는 번역에 그대로 옮겨집니다.",
   "ui.seed": "강의 예문으로 되돌리기",
   "ui.showNumbers": "숫자를 표로 보기",
   "ui.layer": "층",
