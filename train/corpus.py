@@ -204,7 +204,6 @@ class Lexicon:
         self.mv = [v for v in self.verbs if v.frame == "motion"]
         self.dv = [v for v in self.verbs if v.frame == "ditr" and v.obj]
         self.places = [n for n in self.nouns if n.cls == "place"]
-        self.containers = [n for n in self.nouns if n.cls in ("furniture",)]
 
 
 LEX = None
@@ -1079,9 +1078,6 @@ def fix_subordinate_tense(main, sub, conj, r):
 # Writing a clause in English
 # ----------------------------------------------------------------------------------------------
 
-BE = {("pres", 1, "sg"): "am", ("pres", 3, "sg"): "is", ("past", 1, "sg"): "was", ("past", 3, "sg"): "was"}
-
-
 def be_form(subj, tense):
     if subj is None:
         return "be"
@@ -1125,8 +1121,6 @@ def english(c, r, question=False, wh=None, whw=None, imperative=False, subordina
 
     # the predicate's words: aux chain + main
     if c.kind in ("adj", "noun", "place", "comp", "there"):
-        if c.kind == "adj":
-            main = ([W(c.degree[0])] if c.degree else []) + [c.adj_w()] if False else None
         main = pred_be(c)
         be_t = "past" if t in ("past", "pastprog", "perf", "could") else "pres"
         if t == "perf" and c.kind in ("adj", "noun"):
@@ -1281,7 +1275,8 @@ def pred_be(c):
     """Words after "be": an adjective (with degree), a noun, a place or a comparison."""
     if c.kind == "adj":
         c.adj_word = W(c.adj.en)
-        return ([c.degree_w] if c.degree else []) + [c.adj_word] if set_degree(c) else [c.adj_word]
+        c.degree_w = W(c.degree[0]) if c.degree else None
+        return ([c.degree_w] if c.degree_w else []) + [c.adj_word]
     if c.kind == "comp":
         comp = c.adj.comp
         if comp in ("more", "-") or not comp:
@@ -1299,11 +1294,6 @@ def pred_be(c):
     if c.kind in ("place", "there"):
         return c.subj.en if c.kind == "there" else []
     return []
-
-
-def set_degree(c):
-    c.degree_w = W(c.degree[0]) if c.degree else None
-    return c.degree is not None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1426,7 +1416,6 @@ def korean(c, form, topic=True, conj_w=None):
     """The Korean tokens of clause `c` in `form` (final, question, and, but, cause, if, when,
     before, after, reported, request, imperative, lets)."""
     t = c.tense
-    main = [] if form not in ("if", "when", "before", "after", "cause") else []
     pre = []
     for en, ko, _ in c.adjuncts_pre:
         pre += ko
@@ -1436,12 +1425,12 @@ def korean(c, form, topic=True, conj_w=None):
         if c.kind == "there":
             kind = "subj"
         subj = subject_tokens(c.subj, kind)
-    freq = [K(c.freq[1], c_freq_w(c))] if c.freq else []
+    freq = [K(c.freq[1])] if c.freq else []
     place = c.place[1] if c.place else []
     adj = []
     for en, ko in c.adjuncts:
         adj += ko
-    manner = [K(c.manner[1], c_manner_w(c))] if c.manner else []
+    manner = [K(c.manner[1])] if c.manner else []
 
     tense = {"pres": "pres", "past": "past", "prog": "pres", "pastprog": "past", "perf": "past", "fut": "fut",
              "can": "pres", "could": "past", "must": "pres", "should": "pres", "want": "pres", "wouldlike": "pres"}[t]
@@ -1458,13 +1447,13 @@ def korean(c, form, topic=True, conj_w=None):
     if c.kind == "noun":
         head = c.compl.ko_head
         if c.neg:
-            return pre + subj + c.compl.ko + [K(particle("subj", head))] + predicate(ANI, tense, form, c.aux_w(), False, conj_w)
+            return pre + subj + c.compl.ko + [K(particle("subj", head))] + predicate(ANI, tense, form, None, False, conj_w)
         cop = Copula(head)
-        return pre + subj + c.compl.ko + finish(cop, tense, form, c.aux_w() if tense != "fut" else None, conj_w)
+        return pre + subj + c.compl.ko + finish(cop, tense, form, None, conj_w)
     if c.kind in ("place", "there"):
         p = EOPS if c.neg else ISS
-        return pre + place + subj + predicate(p, tense, form, c.aux_w(), False, conj_w) if c.kind == "there" else \
-            pre + subj + place + predicate(p, tense, form, c.aux_w(), False, conj_w)
+        return pre + place + subj + predicate(p, tense, form, None, False, conj_w) if c.kind == "there" else \
+            pre + subj + place + predicate(p, tense, form, None, False, conj_w)
     if c.kind == "have":
         obj = c.obj.ko + [K(particle("subj", last_head(c.obj)))]
         p = EOPS if c.neg else ISS
@@ -1486,7 +1475,7 @@ def korean(c, form, topic=True, conj_w=None):
         chain = kpred(v.ko.consonant("고"), vw)
         final_p, final_src = ISS, None
     elif t in ("can", "could"):
-        chain = kpred(v.ko.attributive_future(), vw) + [K("수", c.aux_w())]
+        chain = kpred(v.ko.attributive_future(), vw) + [K("수", None)]
         final_p, final_src = (EOPS if c.neg else ISS), None
     elif t in ("must", "should"):
         if c.neg:
@@ -1505,7 +1494,6 @@ def korean(c, form, topic=True, conj_w=None):
     if form in ("request", "imperative", "lets"):
         if c.neg:
             body = kpred(v.ko.consonant("지"), vw)
-            ma = Predicate("말다")
             tail = {"request": [K("마세요")], "imperative": [K("마라")], "lets": [K("말자")]}[form]
             return pre + place + adj + obj + manner + body + tail
         return pre + place + adj + obj + manner + finish(v.ko, "pres", form, vw)
@@ -1518,25 +1506,11 @@ def predicate(p, tense, form, src, neg, conj_w):
         return finish(p, tense, form, src, conj_w)
     if p is ISS:
         return finish(EOPS, tense, form, src, conj_w)
-    if p.dictionary == "알다" if hasattr(p, "dictionary") else False:
+    if getattr(p, "dictionary", None) == "알다":  # the copula has no dictionary form
         return finish(Predicate("모르다", "르"), tense, form, src, conj_w)
     aux = ANH_ADJ if p.adjective else ANH
     return kpred(p.consonant("지"), src) + finish(aux, tense, form, None, conj_w)
 
-
-def c_freq_w(c):
-    return c._freq_w if hasattr(c, "_freq_w") else None
-
-
-def c_manner_w(c):
-    return None
-
-
-def _aux_w(self):
-    return getattr(self, "_aux", None)
-
-
-Clause.aux_w = _aux_w
 
 
 # ----------------------------------------------------------------------------------------------

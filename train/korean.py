@@ -195,9 +195,6 @@ class Predicate:
         return [self.c, "야"]
 
 
-COPULA_VOWEL = "여"  # 의사 + 여 ㅆ 다 -> 의사였다
-
-
 def particle(kind, head):
     """The particle `kind` after the word `head` (batchim decides the form)."""
     forms = {  # (after a consonant, after a vowel)
