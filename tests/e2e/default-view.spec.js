@@ -1,6 +1,6 @@
 // The view a reader sees first must show what its controls do: on the default sentence and the
 // default map, the scaling switch and a W_Q drag each visibly change the weights.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint } from "./fixtures.js";
 
 /** The largest absolute difference between two equally shaped tables of numbers. */
 function maxChange(a, b) {
@@ -42,9 +42,7 @@ test("default view: dragging a W_Q cell moves a shown weight by at least 0.05", 
   await wq.scrollIntoViewIfNeeded();
   const title = await page.locator(".qk-q .qk-title").textContent(); // "W_Q (query): 16 × 64"
   const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
-  const box = await wq.boundingBox();
-  const x = box.x + 1 + (5.5 * (box.width - 2)) / cols;
-  const y = box.y + 1 + (2.5 * (box.height - 2)) / rows;
+  const { x, y } = await cellPoint(wq, 2, 5, rows, cols);
   await page.mouse.move(x, y);
   await page.mouse.down();
   for (let i = 1; i <= 20; i++) await page.mouse.move(x, y - i * 6);

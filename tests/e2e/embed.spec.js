@@ -1,7 +1,7 @@
 // Embedding: the course-notes example (a sandboxed iframe and two <attnscope-panel> elements),
 // embed mode in a sandboxed iframe, permalinks that carry W_Q/W_K edits, and the lab's
 // "Embed this" snippets pasted into a page of their own.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint } from "./fixtures.js";
 
 // The pages made up below are served by page.route, which a service worker (the built site
 // registers one, see offline.spec.js) would bypass: none here.
@@ -23,11 +23,6 @@ const RECORDER = `window.__posts = [];
 addEventListener("message", (e) => window.__posts.push({ data: e.data, fromFrame: e.source === document.querySelector("iframe")?.contentWindow }));`;
 
 const numbers = (t) => t.values.flat();
-
-async function cellPoint(canvas, r, c, rows, cols) {
-  const box = await canvas.boundingBox();
-  return { x: box.x + 1 + ((c + 0.5) * (box.width - 2)) / cols, y: box.y + 1 + ((r + 0.5) * (box.height - 2)) / rows };
-}
 
 test("the course-notes page: three live panels, no console error, the two elements independent", async ({ page, watch }, testInfo) => {
   await page.goto("/examples/course-notes.html");

@@ -80,3 +80,9 @@ export function expectClean(w) {
   expect(w.failed, "failed requests").toEqual([]);
   expect(w.dialogs, "dialogs").toEqual([]);
 }
+
+/** Centre of cell (r, c) of a matrix canvas, from its bounding box and its shape. */
+export async function cellPoint(canvas, r, c, rows, cols) {
+  const box = await canvas.boundingBox();
+  return { x: box.x + 1 + ((c + 0.5) * (box.width - 2)) / cols, y: box.y + 1 + ((r + 0.5) * (box.height - 2)) / rows };
+}

@@ -1,5 +1,5 @@
 // The W_Q / W_K editor and the weighted-average panel.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint } from "./fixtures.js";
 
 /** The weighted-average table: every term row w_ij * v_j and the engine's output row. */
 async function readAverage(page) {
@@ -40,11 +40,6 @@ async function expectSumIsOutputEventually(page) {
   }).toBe(true);
 }
 
-/** Centre of cell (r, c) of a matrix canvas, from its bounding box and its shape. */
-async function cellPoint(canvas, r, c, rows, cols) {
-  const box = await canvas.boundingBox();
-  return { x: box.x + 1 + ((c + 0.5) * (box.width - 2)) / cols, y: box.y + 1 + ((r + 0.5) * (box.height - 2)) / rows };
-}
 
 test("dragging a W_Q cell changes the weights live; arrow keys too; reset restores them", async ({ page, watch }, testInfo) => {
   // A head whose weights are not all 0 or 1: a saturated softmax would hide a small edit.

@@ -120,7 +120,7 @@ test("every 'Try these' sentence translates without an error", async ({ page, wa
   expectClean(watch);
 });
 
-test("a copied word is marked and explained (needs model v2)", async ({ page, watch }, testInfo) => {
+test("a copied word is marked and explained", async ({ page, watch }, testInfo) => {
   // Fails until the committed model writes <unk> for an unknown word (translator version 2).
   await openApp(page, "?debug");
   await page.getByRole("group", { name: "Try these" }).getByRole("button", { name: /^unknown word copied: / }).click();

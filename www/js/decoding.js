@@ -8,6 +8,11 @@ import { el, fmt } from "./dom.js";
 import { Heatmap } from "./heatmap.js";
 import { t as defaultT } from "./i18n.js";
 
+/** What a copied word says on hover and focus: "copied from 'sofa' by cross-attention, weight 0.83". */
+export function copyTip(copy, t) {
+  return t("copy.tip", { word: copy.word, w: fmt(copy.weight, 2) });
+}
+
 export class Decoding {
   constructor(container, { onStep, t }) {
     this.onStep = onStep;
@@ -49,7 +54,7 @@ export class Decoding {
   }
 
   copyText(c) {
-    return this.t("copy.tip", { word: c.word, w: fmt(c.weight, 2) });
+    return copyTip(c, this.t);
   }
 
   /** A token chip; a copied <unk> shows the source word it copies, marked as copied. */

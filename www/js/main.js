@@ -17,7 +17,7 @@ import { ASSET, pageHref } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { Heatmap, HeadGrid } from "./heatmap.js";
 import { WeightedAverage } from "./weighted_average.js";
-import { Decoding } from "./decoding.js";
+import { Decoding, copyTip } from "./decoding.js";
 import { QKEditor } from "./qk_editor.js";
 import { paintLegend } from "./colors.js";
 import { el, fmt, setText, setLiveText } from "./dom.js";
@@ -217,7 +217,7 @@ function copiesOf(tr) {
   return tr.steps.flatMap((s, step) => (s.copy ? [{ ...s.copy, step }] : [])).sort((a, b) => a.start - b.start);
 }
 
-const copyText = (c) => t("copy.tip", { word: c.word, w: fmt(c.weight, 2) });
+const copyText = (c) => copyTip(c, t);
 
 /**
  * The translation, with each copied word marked: a focusable span described by
@@ -461,7 +461,7 @@ function renderModelInfo() {
     dec: info.decoderLayers,
     ff: info.dimFeedforward,
     max: info.maxLen,
-    vocab: info.srcVocab.filter((w) => !/^<.*>$/.test(w)).length,
+    vocab: info.srcVocab.filter(isWord).length, // the same count as the hint's
   });
 }
 
