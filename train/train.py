@@ -322,6 +322,8 @@ def main(argv=None):
     ap.add_argument("--target", type=float, default=0.995, help="stop when dev exact match (f16 weights) reaches this")
     ap.add_argument("--ckpt-every", type=int, default=1000, help="steps between resumable checkpoints")
     ap.add_argument("--resume", action="store_true", help="continue from train/out/ckpt.pt")
+    ap.add_argument("--torch-embedding-init", action="store_true",
+                    help="keep PyTorch's N(0, 1) embeddings (to measure the saturation they cause)")
     ap.add_argument("--data", default=os.path.join(HERE, "out"))
     ap.add_argument("--test", default=os.path.join(ROOT, "tests", "data", "en-ko-test.tsv"))
     ap.add_argument("--export", default=os.path.join(ROOT, "www", "models", "en-ko.safetensors"))
@@ -358,8 +360,9 @@ def main(argv=None):
     # scaled vectors have unit-size entries, like the positional encoding. With PyTorch's default
     # N(0, 1) they start 8x larger, every first-layer softmax saturates at once (one-hot rows),
     # and its gradient w(1 - w) is too small for training ever to soften it.
-    for emb in (model.src_embed, model.tgt_embed):
-        nn.init.normal_(emb.weight, 0.0, a.d_model ** -0.5)
+    if not a.torch_embedding_init:
+        for emb in (model.src_embed, model.tgt_embed):
+            nn.init.normal_(emb.weight, 0.0, a.d_model ** -0.5)
     n_params = sum(p.numel() for p in model.parameters())
     log(f"model: {n_params} parameters")
     final = os.path.join(a.data, "model.pt")
