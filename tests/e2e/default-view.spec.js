@@ -55,3 +55,16 @@ test("default view: dragging a W_Q cell moves a shown weight by at least 0.05", 
   await shot(page, testInfo, "default-wq-drag");
   expectClean(watch);
 });
+
+test("default view: turning the decoder mask off brings decoder self-attention on screen, weight above the diagonal", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  await page.getByRole("checkbox", { name: "Causal mask in the decoder" }).uncheck();
+  await expect(page.getByRole("radio", { name: "Decoder self-attention (no mask)" })).toBeChecked();
+  const { layer, head } = await shownHead(page);
+  const t = await readTable(page, heatmapName("decoder_self", layer, head));
+  let above = 0;
+  t.values.forEach((row, i) => row.forEach((v, j) => j > i && (above = Math.max(above, v))));
+  expect(above).toBeGreaterThanOrEqual(0.05);
+  await shot(page, testInfo, "default-mask-off");
+  expectClean(watch);
+});

@@ -331,7 +331,10 @@ function renderControls() {
 
 function renderSelectors() {
   for (const r of document.querySelectorAll('input[name="stack"]')) r.checked = r.value === state.stack;
-  $("stack-about").textContent = t(`stack.${state.stack}.about`);
+  // the decoder self-attention's name and hint say whether its mask is on
+  const open = state.causalDecoder ? "" : ".open";
+  document.querySelector('input[name="stack"][value="decoder_self"] + span').textContent = t(`stack.decoder_self${open}`);
+  $("stack-about").textContent = t(`stack.${state.stack}${state.stack === "decoder_self" ? open : ""}.about`);
   if (!info) return;
   const fill = (sel, n, value) => {
     if (sel.options.length !== n) sel.replaceChildren(...Array.from({ length: n }, (_, i) => el("option", "", { value: i }, String(i + 1))));
@@ -696,8 +699,14 @@ function wire() {
   tryList.addEventListener("focusout", () => setTimeout(clearPreview, 0));
   $("banner-close").addEventListener("click", clearError);
   setupShare({ getState: () => state, getLang, t });
-  $("opt-mask").addEventListener("change", (e) => setOption({ causalDecoder: e.target.checked }));
-  $("opt-encmask").addEventListener("change", (e) => setOption({ causalEncoder: e.target.checked }));
+  // A mask acts on one attention: toggling it brings that attention on screen, so the change is
+  // seen (on the default view, the encoder's, the decoder mask would change nothing shown).
+  const maskOption = (patch, stack) => async () => {
+    await setOption(patch);
+    if (cur && state.stack !== stack) select({ stack });
+  };
+  $("opt-mask").addEventListener("change", (e) => maskOption({ causalDecoder: e.target.checked }, "decoder_self")());
+  $("opt-encmask").addEventListener("change", (e) => maskOption({ causalEncoder: e.target.checked }, "encoder")());
   $("opt-scale").addEventListener("change", (e) => setOption({ scale: e.target.checked }));
   $("opt-pe").addEventListener("change", (e) => setOption({ positional: e.target.checked }));
   $("opt-pe-2").addEventListener("change", (e) => setOption({ positional: e.target.checked }));
