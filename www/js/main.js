@@ -699,14 +699,14 @@ function wire() {
   tryList.addEventListener("focusout", () => setTimeout(clearPreview, 0));
   $("banner-close").addEventListener("click", clearError);
   setupShare({ getState: () => state, getLang, t });
-  // A mask acts on one attention: toggling it brings that attention on screen, so the change is
-  // seen (on the default view, the encoder's, the decoder mask would change nothing shown).
-  const maskOption = (patch, stack) => async () => {
-    await setOption(patch);
-    if (cur && state.stack !== stack) select({ stack });
-  };
-  $("opt-mask").addEventListener("change", (e) => maskOption({ causalDecoder: e.target.checked }, "decoder_self")());
-  $("opt-encmask").addEventListener("change", (e) => maskOption({ causalEncoder: e.target.checked }, "encoder")());
+  // The decoder mask changes nothing the encoder's map shows (the default view): toggled there, it
+  // brings decoder self-attention on screen, where the triangle opens. (Every other view shows
+  // the change: cross-attention reads the decoder's states; the encoder mask reaches them all.)
+  $("opt-mask").addEventListener("change", async (e) => {
+    await setOption({ causalDecoder: e.target.checked });
+    if (cur && state.stack === "encoder") select({ stack: "decoder_self" });
+  });
+  $("opt-encmask").addEventListener("change", (e) => setOption({ causalEncoder: e.target.checked }));
   $("opt-scale").addEventListener("change", (e) => setOption({ scale: e.target.checked }));
   $("opt-pe").addEventListener("change", (e) => setOption({ positional: e.target.checked }));
   $("opt-pe-2").addEventListener("change", (e) => setOption({ positional: e.target.checked }));
