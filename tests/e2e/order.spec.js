@@ -37,7 +37,10 @@ test("without positional encoding the pair's encoder weights are identical up to
   await openApp(page);
   await page.getByRole("button", { name: "Compare the two sentences" }).click();
   const name = (s, layer = 1, head = 1) => `encoder self-attention weights, layer ${layer}, head ${head}: ${s}`;
-  await expect(page.getByRole("table", { name: name(A), exact: true })).toHaveCount(1);
+  // the comparison opens on the head where word order matters most, and says that it differs
+  await expect(page.getByText(/Positional encoding on: the two maps differ/)).toBeVisible();
+  const shown = async (label) => Number(await page.getByRole("combobox", { name: label, exact: true }).inputValue()) + 1;
+  await expect(page.getByRole("table", { name: name(A, await shown("Layer"), await shown("Head")), exact: true })).toHaveCount(1);
 
   // with positional encoding, word order changes the encoder's attention (somewhere)
   const withPE = await scanHeads(page, name);

@@ -112,3 +112,18 @@ export function paintLegend(canvas, kind, width, height) {
   g.lineWidth = 1;
   g.strokeRect(0.5, 0.5, width - 1, height - 1);
 }
+
+/** A colour legend (a small canvas and its text) appended to `container`: `{canvas, text}`. */
+export function legendBox(container, ids = {}) {
+  const box = document.createElement("div");
+  box.className = "legend";
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("aria-hidden", "true");
+  if (ids.canvas) canvas.id = ids.canvas;
+  const text = document.createElement("span");
+  text.className = "legend-text";
+  if (ids.text) text.id = ids.text;
+  box.append(canvas, text);
+  container.append(box);
+  return { canvas, text };
+}

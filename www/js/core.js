@@ -275,7 +275,9 @@ function matchTokens(a, b) {
 /**
  * The word-order experiment: both encoder maps of the selected layer and head, whether they are
  * the same once B's words are put in A's order, and the head where word order matters most.
- * Returns {maps: [Heatmap data x2], verdict: {same, text}, best: {layer, head, text, button}|null}.
+ * Returns {maps: [Heatmap data x2], verdict: {same, text}, most: {layer, head}|null (the head where
+ * order matters most, when one does), best: {layer, head, text, button}|null (that head, when it is
+ * not the one shown)}.
  */
 export function pairData(pair, state, info, t) {
   const layer = Math.min(state.layer, info.encoderLayers - 1);
@@ -301,7 +303,6 @@ export function pairData(pair, state, info, t) {
   const diff = compare(ws[0], ws[1]);
   const same = diff < 1e-6;
   const fmtD = (d) => (Number.isNaN(d) ? "?" : d < 1e-3 ? d.toExponential(1) : fmt(d, 3));
-  const verdict = { same, text: t(same ? "order.same" : "order.differ", { d: fmtD(diff), pe: t(state.positional ? "order.peOn" : "order.peOff") }) };
   let best = null;
   pair[0].trace.encoder.layers.forEach((l, li) =>
     l.self_attn.sublayer.heads.forEach((h, hi) => {
@@ -309,10 +310,15 @@ export function pairData(pair, state, info, t) {
       if (!best || d > best.d) best = { layer: li, head: hi, d };
     }),
   );
-  const showBest = state.positional && best && best.d > 1e-3 && (best.layer !== layer || best.head !== head);
+  const ordered = state.positional && best && best.d > 1e-3; // some head sees the order
+  // the verdict speaks of the head shown: with positional encoding on, a head may still ignore order
+  const key = !same ? "order.differ" : ordered ? "order.sameHere" : "order.same";
+  const verdict = { same, text: t(key, { d: fmtD(diff), pe: t(state.positional ? "order.peOn" : "order.peOff"), layer: layer + 1, head: head + 1 }) };
+  const showBest = ordered && (best.layer !== layer || best.head !== head);
   return {
     maps,
     verdict,
+    most: ordered ? { layer: best.layer, head: best.head } : null,
     best: showBest
       ? {
           layer: best.layer,

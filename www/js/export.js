@@ -263,7 +263,8 @@ export async function saveMap(format, map, { png, corner, legend } = {}) {
 
 /**
  * The row of download buttons ("Download this map: PNG SVG CSV JSON" and a status line) in
- * `container`; `onSave(format)` makes the file and returns its name. `retext(t)` sets the words.
+ * `container`; `onSave(format)` makes the file and returns its name. `retext(t)` sets the words;
+ * `clear()` removes the status line (when the map it names is no longer shown).
  */
 export function exportRow(container, onSave) {
   const label = document.createElement("span");
@@ -293,6 +294,9 @@ export function exportRow(container, onSave) {
   container.classList.add("export-row");
   container.replaceChildren(label, ...buttons, done);
   return {
+    clear() {
+      done.textContent = "";
+    },
     retext(tr) {
       t = tr;
       label.textContent = t("export.label");

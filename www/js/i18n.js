@@ -6,6 +6,9 @@
 // so switching language is: setLang(), applyI18n(document), render again.
 // Strings are plain text (never parsed as HTML).
 
+import { particle } from "./korean.js";
+import { TERMS as G } from "./glossary.js";
+
 const en = {
   "app.title": "attnscope",
   "app.tagline": "Watch attention at work inside a small English → Korean Transformer, running entirely in your browser.",
@@ -93,7 +96,9 @@ const en = {
   "stack.encoder.about": "English words attend to English words: each word's new vector is a blend of the words it looks at, so a word can pick up meaning from the rest of the sentence.",
   "stack.decoder_self.about": "Korean words attend to the Korean words already written (<bos> starts the sentence). The mask stops each word from seeing the ones after it.",
   "stack.decoder_cross.about": "Each Korean position (query) looks at the English sentence; keys and values come from the encoder's output. This is where the translation finds its source words.",
-  "try.pronoun": "Try this: in layer {layer}, head {head}, the pronoun “{pron}” puts {p}% of its attention on “{word}”. The model learned to look back for the word a pronoun refers to; that is how its translation can name the person.",
+  "try.pronoun": "Try this: in layer {layer}, head {head}, the pronoun “{pron}” puts {p}% of its attention on “{word}”, a word it could refer to. A head like this one carries what a pronoun stands for into its vector; a weight shows where the head looks, not proof of what the model understood.",
+  "try.pronounHere": "In this head, the pronoun “{pron}” puts {p}% of its attention on “{word}”, a word it could refer to. A weight shows where the head looks, not proof of what the model understood.",
+  "try.pronounOther": "In this head (layer {layer}, head {head}), “{pron}” looks mostly at “{word}” ({p}%), which is not a word “{pron}” could refer to. None of the encoder's heads looks mostly from it to a word it could stand for. A weight shows where a head looks, not what the model understood.",
   "try.show": "Show me",
   "stackName.encoder": "encoder self-attention",
   "stackName.decoder_self": "decoder self-attention",
@@ -169,6 +174,7 @@ const en = {
   "order.button": "Compare the two sentences",
   "order.same": "{pe}: identical up to the word order (largest difference once the words are lined up: {d}).",
   "order.differ": "{pe}: the two maps differ (largest difference once the words are lined up: {d}).",
+  "order.sameHere": "{pe}, but this head (layer {layer}, head {head}) does not use word order: once the words are lined up its two maps are the same (largest difference {d}). Other heads do: see below.",
   "order.most": "Word order matters most in layer {layer}, head {head} (largest difference {d}).",
   "order.mostShow": "Show layer {layer}, head {head}",
   "order.peOn": "Positional encoding on",
@@ -235,7 +241,7 @@ const ko = {
   "sentence.label": "영어 문장",
   "sentence.hint": "영어 문장을 입력하면 치는 대로 번역이 바뀝니다(Enter를 누르면 바로 번역).",
   "sentence.knows": "이 모델은 일상 영어 단어를 약 {n}개 압니다. 모르는 단어에는 밑줄이 그어지고, 번역에는 바뀌지 않고 그대로 옮겨집니다.",
-  "examples.title": "이런 문장도 해 보세요",
+  "examples.title": `이런 문장으로 ${G.tryThis}`,
   "examples.button": "{label}: {sentence}",
   "unknown.summary": "모르는 단어: {words}",
   "unknown.summaryMany": "모르는 단어: {words}",
@@ -246,8 +252,8 @@ const ko = {
   "unknown.cosine": "GloVe 단어 벡터의 코사인 유사도: {c}",
   "unknown.none": "추천 없음",
   "unknown.loading": "비슷한 단어를 찾는 중…",
-  "copy.tip": "크로스 어텐션으로 '{word}'에서 그대로 옮김, 가중치 {w}",
-  "translation.copied": "크로스 어텐션으로 원문에서 그대로 옮긴 단어: {words}.",
+  "copy.tip": `${G.crossAttention}으로 '{word}'에서 그대로 옮김, 가중치 {w}`,
+  "translation.copied": `${G.crossAttention}으로 원문에서 그대로 옮긴 단어: {words}.`,
   "sentence.seed": "예문으로 돌아가기",
   "sentence.tokens": "모델이 읽는 토큰",
   "sentence.output": "한국어 번역 (그리디 디코딩)",
@@ -276,7 +282,7 @@ const ko = {
   "opt.encmask": "인코더에도 인과 마스크",
   "opt.encmask.hint": "인코더는 원래 영어 문장 전체를 앞뒤로 모두 봅니다. 마스크를 켜면 각 영어 단어가 자기 앞의 단어만 보게 되어, 인코더 지도가 아래쪽 삼각형으로 바뀝니다.",
   "opt.scale": "점수를 √d_k로 나누기",
-  "opt.scale.hint": "헤드는 쿼리와 키를 d_k = {dk}차원에서 비교합니다. 내적은 차원이 클수록 커지므로 √{dk} = {root}로 나눕니다. 이 스위치를 끄면 점수가 {root}배 커지고, 소프트맥스가 가장 높은 키 하나에 가중치를 거의 몰아주어 행이 날카로워집니다. 히트맵 아래의 최댓값 수치로도 확인해 보세요.",
+  "opt.scale.hint": "헤드는 쿼리와 키를 d_k = {dk}차원에서 비교합니다. 내적은 차원이 클수록 커지므로 √{dk} = {root|로} 나눕니다. 이 스위치를 끄면 점수가 {root}배 커지고, 소프트맥스가 가장 높은 키 하나에 가중치를 거의 몰아주어 행이 날카로워집니다. 히트맵 아래의 최댓값 수치로도 확인해 보세요.",
   "opt.pe": "위치 인코딩",
   "opt.pe.hint": "단어 벡터마다 ‘몇 번째 자리인지’를 나타내는 값을 더합니다. 이것이 없으면 어텐션은 어떤 단어가 있는지만 알 뿐 순서는 모릅니다. 인코더에게 “the brother carried the sister”와 “the sister carried the brother”가 똑같아 보이죠.",
   "order.jump": "brother/sister 문장 쌍 비교하기 ↓",
@@ -290,7 +296,7 @@ const ko = {
   "attn.lead": "각 행은 질문을 던지는 단어(쿼리), 각 열은 답을 줄 수 있는 단어(키)입니다. 한 행의 색깔이 그 단어의 어텐션 가중치로, 음수가 없고 합하면 1입니다. 칸 위에 마우스를 올리거나 지도에 포커스를 두고 화살표 키를 누르면 숫자가 보입니다. 행을 클릭하면 아래 패널에서 그 단어를 따라갑니다.",
   "attn.formulaName": "가중치",
   "attn.which": "어떤 어텐션을 볼까요",
-  "attn.layer": "레이어",
+  "attn.layer": G.layer,
   "attn.head": "헤드",
   "attn.show": "색으로 나타낼 값",
   "attn.coloured": "색: {what}",
@@ -301,23 +307,25 @@ const ko = {
   "stack.decoder_self": "디코더 셀프 어텐션 (마스크)",
   "stack.decoder_self.open": "디코더 셀프 어텐션 (마스크 없음)",
   "stack.decoder_self.open.about": "한국어 단어가 번역의 한국어 단어를 봅니다. 마스크가 꺼져 있어서 각 단어가 자기 뒤의 단어도 봅니다. 대각선 위에도 가중치가 생깁니다.",
-  "stack.decoder_cross": "크로스 어텐션",
+  "stack.decoder_cross": G.crossAttention,
   "stack.encoder.about": "영어 단어가 영어 단어를 봅니다. 각 단어의 새 벡터는 그 단어가 바라보는 단어들을 섞은 것이어서, 단어가 문장의 나머지에서 의미를 얻어 올 수 있습니다.",
   "stack.decoder_self.about": "한국어 단어가 이미 쓴 한국어 단어를 봅니다(<bos>는 문장의 시작). 마스크 때문에 자기 뒤에 올 단어는 보지 못합니다.",
   "stack.decoder_cross.about": "한국어의 각 위치(쿼리)가 영어 문장을 봅니다. 키와 값은 인코더의 출력에서 옵니다. 번역이 원문 단어를 찾아가는 곳입니다.",
-  "try.pronoun": "해 보세요: 레이어 {layer}, 헤드 {head}에서 대명사 “{pron}”의 어텐션 가운데 {p}%가 “{word}”로 갑니다. 모델은 대명사가 가리키는 단어를 앞에서 찾아보도록 배웠고, 그래서 번역에 그 사람의 이름을 쓸 수 있습니다.",
+  "try.pronoun": `${G.tryThis}: {layer}${G.layer} {head}번 ${G.head}에서 대명사 “{pron}”{|은} 어텐션의 {p}%{|를} “{word}”에 둡니다. “{word}”{|은} 이 대명사가 가리킬 수 있는 단어입니다. 이런 헤드는 대명사가 가리키는 것을 그 벡터로 옮겨 옵니다. 다만 가중치는 헤드가 어디를 보는지 보여 줄 뿐, 모델이 무엇을 이해했는지 증명하지는 않습니다.`,
+  "try.pronounHere": "이 헤드에서 대명사 “{pron}”{|은} 어텐션의 {p}%{|를} “{word}”에 둡니다. “{word}”{|은} 이 대명사가 가리킬 수 있는 단어입니다. 가중치는 헤드가 어디를 보는지 보여 줄 뿐, 모델이 무엇을 이해했는지 증명하지는 않습니다.",
+  "try.pronounOther": `이 헤드({layer}${G.layer} {head}번 ${G.head})에서 “{pron}”{|은} 주로 “{word}”{|를} 봅니다({p}%). “{word}”{|은} “{pron}”{|이} 가리킬 수 있는 단어가 아닙니다. 인코더의 어느 헤드도 이 대명사에서 가리킬 수 있는 단어를 가장 많이 보지는 않습니다. 가중치는 헤드가 어디를 보는지 보여 줄 뿐입니다.`,
   "try.show": "보여 주세요",
   "stackName.encoder": "인코더 셀프 어텐션",
   "stackName.decoder_self": "디코더 셀프 어텐션",
-  "stackName.decoder_cross": "크로스 어텐션",
+  "stackName.decoder_cross": G.crossAttention,
   "show.weights": "가중치 (소프트맥스 후)",
   "show.scores": "원점수 QKᵀ",
   "show.logits": "스케일·마스크 적용 점수",
   "legend.weights": "어텐션 가중치: 0(흰색)부터 1(진한 보라)까지. 빗금 친 칸은 마스크된 칸입니다.",
   "legend.scores": "{what}: 올리브색 = 음수, 흰색 = 0, 보라색 = 양수(최대 ±{r}). 빗금 친 칸은 마스크된 칸입니다.",
   "legend.qk": "행렬 칸: 올리브색 = 음수, 흰색 = 0, 보라색 = 양수(최대 ±{r}).",
-  "label.heatmap": "{stack} 가중치, 레이어 {layer}, 헤드 {head}",
-  "label.pair": "{stack} 가중치, 레이어 {layer}, 헤드 {head}: {sentence}",
+  "label.heatmap": `{stack} 가중치, {layer}${G.layer} {head}번 ${G.head}`,
+  "label.pair": `{stack} 가중치, {layer}${G.layer} {head}번 ${G.head}: {sentence}`,
   "heatmap.keys": "화살표 키로 칸을 옮기며 쿼리 행을 고릅니다. 숫자는 지도 아래에 표시됩니다.",
   "cell.raw": "원점수 q·k",
   "cell.scaled": "스케일·마스크 후",
@@ -327,10 +335,10 @@ const ko = {
   "table.headKey": "헤드 \\ 원문 단어",
 
   "grid.title": "모든 헤드 한눈에 보기",
-  "grid.hint": "헤드마다 작은 지도가 하나씩 있고, 한 줄이 한 레이어입니다. 같은 레이어의 헤드들도 서로 다른 것을 찾습니다. 하나를 클릭하면 위에서 크게 볼 수 있어요.",
-  "grid.layer": "레이어 {n}",
+  "grid.hint": `헤드마다 작은 지도가 하나씩 있고, 한 줄이 한 ${G.layer}입니다. 같은 ${G.layer}의 헤드들도 서로 다른 것을 찾습니다. 하나를 클릭하면 위에서 크게 볼 수 있어요.`,
+  "grid.layer": `{n}${G.layer}`,
   "grid.head": "헤드 {n}",
-  "grid.thumb": "레이어 {layer}, 헤드 {head}",
+  "grid.thumb": `{layer}${G.layer} {head}번 ${G.head}`,
 
   "wavg.title": "셀프 어텐션은 가중평균이다",
   "wavg.lead": "어텐션은 단어 하나를 고르는 게 아니라 여러 단어를 섞습니다. 고른 쿼리 단어에 대해 각 단어의 값 벡터 v_j(초록 막대)에 가중치 w_ij를 곱하고, 그 결과를 모두 더합니다. 맨 아래 줄이 그 단어에 대한 헤드의 출력, 곧 문맥을 담은 새 벡터입니다. 히트맵에서 행을 클릭하거나 여기서 단어를 고른 뒤, 위에서 W_Q 칸을 끌어 섞이는 비율이 바뀌는 모습을 보세요.",
@@ -351,17 +359,17 @@ const ko = {
   "qk.score": "점수",
   "qk.titleQ": "W_Q (쿼리): {dk} × {d}",
   "qk.titleK": "W_K (키): {dk} × {d}",
-  "qk.sliderLabel": "{stackName} 레이어 {layer}, 헤드 {head}의 {name} 칸",
+  "qk.sliderLabel": `{stackName} {layer}${G.layer} {head}번 ${G.head}의 {name} 칸`,
   "qk.keys": "위/아래 화살표로 고른 칸의 값을 바꿉니다(Shift를 누르면 더 잘게). 왼쪽/오른쪽 화살표와 Home, End로 행 안에서 움직이고, Page Up/Page Down으로 다른 행으로 옮깁니다.",
   "qk.cell": "{rows}행 중 {r}행, {cols}열 중 {c}열: {v}",
-  "qk.context": "{stackName}, 레이어 {layer}, 헤드 {head}를 편집합니다. 행은 헤드의 d_k 차원, 열은 입력의 d_model 차원입니다.",
+  "qk.context": `{stackName}, {layer}${G.layer} {head}번 ${G.head}를 편집합니다. 행은 헤드의 d_k 차원, 열은 입력의 d_model 차원입니다.`,
   "qk.identity": "항등행렬 (W_Q = W_K = I)",
   "qk.reset": "편집 모두 되돌리기",
   "qk.edits": "적용 중인 편집 블록: {n}개",
   "qk.noEdits": "편집 없음: 학습된 가중치",
 
   "dec.title": "한 단계씩 디코딩하기",
-  "dec.lead": "디코더는 번역을 한 토큰씩 씁니다. 단계마다 <bos>와 지금까지 고른 토큰을 읽고, 모든 한국어 토큰에 점수를 매겨 가장 확률이 높은 것을 고릅니다(그리디 디코딩). 단계를 넘겨 가며 선택할 때마다 크로스 어텐션이 어떤 영어 단어를 봤는지 확인해 보세요.",
+  "dec.lead": `디코더는 번역을 한 토큰씩 씁니다. 단계마다 <bos>와 지금까지 고른 토큰을 읽고, 모든 한국어 토큰에 점수를 매겨 가장 확률이 높은 것을 고릅니다(그리디 디코딩). 단계를 넘겨 가며 선택할 때마다 ${G.crossAttention}이 어떤 영어 단어를 봤는지 확인해 보세요.`,
   "dec.prev": "◀ 이전 단계",
   "dec.next": "다음 단계 ▶",
   "dec.slider": "디코딩 단계",
@@ -369,11 +377,11 @@ const ko = {
   "dec.prefix": "디코더가 지금까지 쓴 것",
   "dec.top": "다음 토큰 후보 상위 5개",
   "dec.chosen": "선택: “{token}” ({p}%)",
-  "dec.blocked": "가장 확률이 높은 토큰 “{token}”은 건너뛰었습니다. 고르면 같은 단어나 같은 두 단어가 세 번 잇따라 나오게 되는데, 디코더는 그렇게 하지 않습니다.",
-  "dec.cross": "이 단계의 크로스 어텐션 (레이어 {layer}, 모든 헤드)",
-  "dec.crossLabel": "크로스 어텐션 가중치, 레이어 {layer}, {k}단계({token}): 헤드 × 원문 단어",
+  "dec.blocked": "가장 확률이 높은 토큰 “{token}”{|은} 건너뛰었습니다. 고르면 같은 단어나 같은 두 단어가 세 번 잇따라 나오게 되는데, 디코더는 그렇게 하지 않습니다.",
+  "dec.cross": `이 단계의 ${G.crossAttention} ({layer}${G.layer}, 모든 헤드)`,
+  "dec.crossLabel": `${G.crossAttention} 가중치, {layer}${G.layer}, {k}단계({token}): 헤드 × 원문 단어`,
   "dec.copy": "모델은 여기서 <unk>를 썼고, 화면에는 그 자리에 옮겨 온 원문 단어를 보여 줍니다:",
-  "dec.copyLayer": "가중치는 마지막 레이어인 레이어 {layer}의 헤드 평균",
+  "dec.copyLayer": `가중치는 마지막 ${G.layer}인 {layer}${G.layer}의 헤드 평균`,
 
   "order.title": "단어 순서를 알려면 위치 인코딩이 필요하다",
   "order.lead": "두 문장은 같은 단어를 순서만 바꿔 쓴 것입니다. 어텐션은 단어를 벡터로만 비교하므로, 위치 인코딩이 없으면 인코더에게는 같은 것을 뒤섞어 놓은 두 벌로 보입니다. 단어를 맞춰 세우면 가중치가 똑같아지죠. 위치 인코딩을 끄고 비교해 보세요.",
@@ -381,8 +389,9 @@ const ko = {
   "order.button": "두 문장 비교하기",
   "order.same": "{pe}: 단어 순서만 다를 뿐 똑같습니다(단어를 맞춰 세운 뒤 가장 큰 차이: {d}).",
   "order.differ": "{pe}: 두 지도가 다릅니다(단어를 맞춰 세운 뒤 가장 큰 차이: {d}).",
-  "order.most": "단어 순서가 가장 크게 영향을 주는 곳은 레이어 {layer}, 헤드 {head}입니다(가장 큰 차이 {d}).",
-  "order.mostShow": "레이어 {layer}, 헤드 {head} 보기",
+  "order.sameHere": `{pe}. 하지만 이 헤드({layer}${G.layer} {head}번 ${G.head})는 단어 순서를 쓰지 않습니다. 단어를 맞춰 놓으면 두 지도가 같습니다(가장 큰 차이 {d}). 순서를 쓰는 헤드는 아래에 있습니다.`,
+  "order.most": `단어 순서가 가장 크게 영향을 주는 곳은 {layer}${G.layer} {head}번 ${G.head}입니다(가장 큰 차이 {d}).`,
+  "order.mostShow": `{layer}${G.layer} {head}번 ${G.head} 보기`,
   "order.peOn": "위치 인코딩 켬",
   "order.peOff": "위치 인코딩 끔",
 
@@ -448,9 +457,27 @@ export function getLang() {
   return current;
 }
 
-/** `template` with its `{name}` placeholders filled from `params` (unknown names stay). */
+/**
+ * `template` with its `{name}` placeholders filled from `params` (unknown names stay). A Korean
+ * particle after a value follows how the value is read (korean.js): `{head|을}` gives "1을" or
+ * "2를"; `{|와}` alone fits the text just before it (`“{word}”{|와}`).
+ */
 export function fill(template, params) {
-  return params ? template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : template;
+  if (!params) return template;
+  let out = "";
+  let at = 0;
+  for (const m of template.matchAll(/\{(\w*)(?:\|([^{}]+))?\}/g)) {
+    const [all, k, p] = m;
+    out += template.slice(at, m.index);
+    at = m.index + all.length;
+    if ((k && !(k in params)) || (!k && !p)) {
+      out += all;
+      continue;
+    }
+    if (k) out += String(params[k]);
+    if (p) out += particle(out, p);
+  }
+  return out + template.slice(at);
 }
 
 /** The text of `key` in `lang` (falling back to English) with `{name}` placeholders filled. */

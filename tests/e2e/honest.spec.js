@@ -1,0 +1,86 @@
+// Texts in the lab that must stay true on any sentence (issue 13): the pronoun hint claims a
+// referent only for a word that agrees with the pronoun; the word-order comparison opens on a
+// head where order matters and describes the head shown; "Show me" keeps the keyboard on the
+// map; a download's status line names only the map on screen.
+import { test, expect, openApp, typeSentence, expectClean } from "./fixtures.js";
+
+// Each sentence with the words its pronouns could stand for (names and agreeing nouns).
+const PRONOUN_SENTENCES = [
+  { text: "Tom gave Mary a book because she asked for it", referents: { she: ["mary"], it: ["book"] } },
+  { text: "Emma called her brother after she left the school", referents: { her: ["emma"], she: ["emma"] } },
+  { text: "My father is tall and he cooks every day", referents: { he: ["father"] } },
+  { text: "The teacher said that she was tired", referents: { she: ["teacher"] } },
+  { text: "The dog ate the bread because it was hungry", referents: { it: ["dog", "bread"] } },
+  { text: "My friends visited Seoul and they loved it", referents: { they: ["friends"], it: ["seoul"] } },
+];
+
+const hint = (page) => page.locator("[data-test=pronoun-hint]");
+
+test("the pronoun hint names a referent only when the word could be one", async ({ page, watch }) => {
+  await openApp(page);
+  let claims = 0;
+  for (const { text, referents } of PRONOUN_SENTENCES) {
+    await typeSentence(page, text);
+    await expect(page.locator("#tokens .chip").first()).toHaveText(text.split(" ")[0].toLowerCase());
+    if (!(await hint(page).isVisible())) continue;
+    const said = await hint(page).textContent();
+    const m = said.match(/“([^”]+)” (?:puts \d+% of its attention on|looks mostly at) “([^”]+)”/);
+    expect(m, `a hint that names its words: ${said}`).not.toBeNull();
+    const [, pron, word] = m;
+    const claimsReferent = !/not a word/.test(said);
+    if (claimsReferent) {
+      claims += 1;
+      expect(referents[pron] ?? [], `“${text}”: ${said}`).toContain(word);
+    }
+  }
+  // the trained model does look from some pronoun to its referent
+  expect(claims).toBeGreaterThan(0);
+  expectClean(watch);
+});
+
+test("Show me opens the head it names, keeps its explanation and the keyboard focus", async ({ page }) => {
+  await openApp(page);
+  await typeSentence(page, "Tom gave Mary a book because she asked for it");
+  await expect(page.locator("#tokens .chip").first()).toHaveText("tom");
+  const show = hint(page).getByRole("button", { name: "Show me" });
+  await expect(show).toBeVisible();
+  const before = await hint(page).textContent();
+  const layer = before.match(/layer (\d+), head (\d+)/);
+  await show.click();
+  await expect(page.getByRole("combobox", { name: "Layer", exact: true })).toHaveValue(String(Number(layer[1]) - 1));
+  await expect(page.getByRole("combobox", { name: "Head", exact: true })).toHaveValue(String(Number(layer[2]) - 1));
+  // the explanation stays (about the head now on screen), and the focus is on the map
+  await expect(hint(page)).toBeVisible();
+  await expect(hint(page)).toContainText("In this head");
+  const focused = await page.evaluate(() => document.activeElement?.closest("#heatmap-main") !== null);
+  expect(focused).toBe(true);
+});
+
+test("the word-order comparison opens on a head where order matters and describes the head shown", async ({ page }) => {
+  await openApp(page);
+  await page.getByRole("button", { name: "Compare the two sentences" }).click();
+  const verdict = page.locator("#order-panel [role=status]");
+  await expect(verdict).toContainText("Positional encoding on: the two maps differ");
+  // with positional encoding on, no head is called "identical up to the word order"
+  const layers = await page.getByRole("combobox", { name: "Layer", exact: true }).locator("option").count();
+  const heads = await page.getByRole("combobox", { name: "Head", exact: true }).locator("option").count();
+  for (let l = 0; l < layers; l++) {
+    await page.getByRole("combobox", { name: "Layer", exact: true }).selectOption({ value: String(l) });
+    for (let h = 0; h < heads; h++) {
+      await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ value: String(h) });
+      const text = await verdict.textContent();
+      expect(text, `layer ${l + 1} head ${h + 1}`).toMatch(/^Positional encoding on/);
+      expect(text, `layer ${l + 1} head ${h + 1}`).not.toMatch(/^Positional encoding on: identical/);
+      if (/does not use word order/.test(text)) expect(text).toContain(`layer ${l + 1}, head ${h + 1}`);
+    }
+  }
+});
+
+test("a download's status line goes when another map is shown", async ({ page }) => {
+  await openApp(page);
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the map as CSV", exact: true }).click()]);
+  const status = page.locator("#export-main [role=status]");
+  await expect(status).toContainText(dl.suggestedFilename());
+  await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ value: "1" });
+  await expect(status).toHaveText("");
+});

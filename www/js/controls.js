@@ -1,0 +1,157 @@
+// The controls of a page or a panel: switches, selectors and the labels that follow them.
+//
+// One binder for both kinds of page. The lab writes its controls in index.html; an embed asks for
+// some by name and they are generated here. Either way each control carries
+// `data-control="<name>"` and is wired the same way: a checkbox of an engine option runs the
+// model again (session.setOption), a selector changes the view (session.select).
+//
+//   session.mount(controlsPanel, sectionElement, { bind: true })         // the lab's markup
+//   session.mount(controlsPanel, div, { names: ["layer", "head"], stack }) // generated
+//
+// Texts that depend on the switches (elements with `data-follow`: the hints with d_k, the
+// formula's /√d_k and +M, the decoder self-attention's name and what it does, the "peeking"
+// note) are set here too, so a label never contradicts the state.
+
+import * as S from "./state.js";
+import * as C from "./core.js";
+import { el, fmt, setText } from "./dom.js";
+
+/** Controls an embed can ask for (`controls=` in its URL, the element's `controls` attribute). */
+export const CONTROLS = ["sentence", "stack", "layer", "head", "show", "mask", "encmask", "scale", "pe", "heads", "tables", "export"];
+
+/** Engine options behind the checkboxes. */
+const OPTIONS = { mask: "causalDecoder", encmask: "causalEncoder", scale: "scale", pe: "positional" };
+const LABELS = {
+  sentence: "sentence.label",
+  stack: "attn.which",
+  layer: "attn.layer",
+  head: "attn.head",
+  show: "attn.show",
+  heads: "opt.heads",
+  mask: "opt.mask",
+  encmask: "opt.encmask",
+  scale: "opt.scale",
+  pe: "opt.pe",
+  tables: "opt.tables",
+};
+
+/** Build the named controls (an embed's) into `container`, each labelled. */
+function generate(container, names, uid) {
+  container.hidden = names.length === 0;
+  for (const name of names) {
+    const id = `${uid}-${name}`;
+    const label = el("label", "", { for: id, "data-label": LABELS[name] });
+    let wrap;
+    if (name === "sentence") {
+      const ta = el("textarea", "ap-sentence-box", { id, rows: 2, spellcheck: "false", autocomplete: "off", autocapitalize: "off", "data-control": name });
+      wrap = el("div", "ap-field ap-field-wide");
+      wrap.append(label, ta);
+    } else if (OPTIONS[name] || name === "tables") {
+      wrap = el("div", "ap-check control-row");
+      wrap.append(el("input", "", { type: "checkbox", id, "data-control": name }), label);
+    } else if (LABELS[name]) {
+      wrap = el("div", "ap-field");
+      wrap.append(label, el("select", "", { id, "data-control": name }));
+    } else continue; // "export" is the heatmap's download row
+    container.append(wrap);
+  }
+}
+
+export const controlsPanel = {
+  name: "controls",
+  uses: ["stack", "layer", "head", "show", "heads", "causalDecoder", "causalEncoder", "scale", "positional", "tables", "sentence", "lang"],
+  mount(container, session, opts = {}) {
+    if (opts.names) generate(container, opts.names, session.uid);
+    const all = (name) => [...container.querySelectorAll(`[data-control="${name}"]`)];
+    const one = (name) => all(name)[0] || null;
+    const t = session.t;
+
+    for (const [name, key] of Object.entries(OPTIONS)) {
+      for (const box of all(name)) {
+        box.addEventListener("change", async () => {
+          const ok = await session.setOption({ [key]: box.checked });
+          // the decoder mask changes nothing the encoder's map shows: toggled there (the lab's
+          // default view), it brings decoder self-attention on screen, where the triangle opens
+          if (ok && name === "mask" && opts.followMask && session.state.stack === "encoder") session.select({ stack: "decoder_self" });
+        });
+      }
+    }
+    for (const box of all("tables")) box.addEventListener("change", () => session.setTables(box.checked));
+    for (const sel of all("stack")) {
+      sel.addEventListener("change", () => (sel.type !== "radio" || sel.checked) && session.select({ stack: sel.value }));
+    }
+    for (const name of ["layer", "head"]) for (const sel of all(name)) sel.addEventListener("change", () => session.select({ [name]: Number(sel.value) }));
+    for (const sel of all("show")) sel.addEventListener("change", () => session.select({ show: sel.value }));
+    for (const sel of all("heads")) {
+      sel.addEventListener("change", () => {
+        const h = Number(sel.value);
+        session.setOption({ heads: h === session.info?.nhead ? null : h });
+      });
+    }
+    const ta = one("sentence");
+    if (ta) {
+      let typing = 0;
+      ta.addEventListener("input", () => {
+        session.setState({ sentence: ta.value });
+        clearTimeout(typing);
+        typing = setTimeout(() => session.retranslate(), 350);
+      });
+      ta.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+          e.preventDefault();
+          clearTimeout(typing);
+          session.setState({ sentence: ta.value });
+          session.retranslate();
+        }
+      });
+    }
+
+    /** Fill a selector with `items` ([value, text]) unless it already holds them. */
+    const fill = (sel, items, value) => {
+      const same = sel.options.length === items.length && items.every(([v, text], i) => sel.options[i].value === String(v) && sel.options[i].textContent === text);
+      if (!same) sel.replaceChildren(...items.map(([v, text]) => el("option", "", { value: v }, text)));
+      sel.value = String(value);
+    };
+    const follow = (name) => [...container.querySelectorAll(`[data-follow="${name}"]`)];
+
+    const view = {
+      render() {
+        const s = session.state;
+        const info = session.info;
+        for (const label of container.querySelectorAll("label[data-label]")) setText(label, t(label.dataset.label));
+        for (const [name, key] of Object.entries(OPTIONS)) for (const box of all(name)) box.checked = !!s[key];
+        for (const box of all("tables")) box.checked = s.tables;
+        if (ta && ta.getRootNode().activeElement !== ta && ta.value !== s.sentence) ta.value = s.sentence;
+        // the decoder self-attention's name says whether its mask is on
+        const open = s.causalDecoder ? "" : ".open";
+        const stackName = (x) => t(`stack.${x}${x === "decoder_self" ? open : ""}`);
+        for (const sel of all("stack")) {
+          if (sel.type === "radio") {
+            sel.checked = sel.value === s.stack;
+            const span = sel.nextElementSibling;
+            if (span) setText(span, stackName(sel.value));
+          } else fill(sel, S.STACKS.map((x) => [x, stackName(x)]), s.stack);
+        }
+        for (const e of follow("stack-about")) setText(e, t(`stack.${s.stack}${s.stack === "decoder_self" ? open : ""}.about`));
+        for (const e of follow("peek")) e.hidden = s.causalDecoder;
+        for (const e of follow("formula-scale")) e.classList.toggle("off", !s.scale);
+        const masked = s.stack === "decoder_self" ? s.causalDecoder : s.stack === "encoder" ? s.causalEncoder : false;
+        for (const e of follow("formula-mask")) e.hidden = !masked;
+        for (const sel of all("show")) fill(sel, S.SHOWS.map((x) => [x, t(`show.${x}`)]), s.show);
+        if (!info) return;
+        const heads = session.heads();
+        const stack = opts.stack || s.stack;
+        const count = (n) => Array.from({ length: n }, (_, i) => [i, String(i + 1)]);
+        const layers = C.layersOf(info, stack);
+        for (const sel of all("layer")) fill(sel, count(layers), Math.min(s.layer, layers - 1));
+        for (const sel of all("head")) fill(sel, count(heads), s.head);
+        const choice = (n) => [n, t("opt.heads.option", { h: n, dk: info.dModel / n }) + (n === info.nhead ? ` ${t("opt.heads.trained")}` : "")];
+        for (const sel of all("heads")) fill(sel, info.headChoices.map(choice), heads);
+        const dk = info.dModel / heads;
+        for (const e of follow("hint-scale")) setText(e, t("opt.scale.hint", { dk, root: fmt(Math.sqrt(dk), 2).replace(/\.?0+$/, "") }));
+        for (const e of follow("hint-heads")) setText(e, t("opt.heads.hint", { trained: info.nhead, d: info.dModel }));
+      },
+    };
+    return view;
+  },
+};

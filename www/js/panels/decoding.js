@@ -1,0 +1,22 @@
+// Greedy decoding step by step: the prefix, the candidates and their probabilities, the
+// cross-attention of the selected layer and head at that step (decoding.js).
+
+import * as C from "../core.js";
+import { Decoding } from "../decoding.js";
+
+export const decodingPanel = {
+  name: "decoding",
+  uses: ["step", "layer", "head", "lang"],
+  mount(container, session) {
+    const view = new Decoding(container, { onStep: (k) => session.select({ step: k }), t: session.t });
+    return {
+      render() {
+        const d = C.decodingData(session.cur, session.state, session.info);
+        if (d) view.setData(d);
+      },
+      tables(on) {
+        view.showTable(on);
+      },
+    };
+  },
+};

@@ -1,0 +1,413 @@
+// One page state over one engine, and the panels that show it: the only orchestrator.
+//
+//   text ──► tokens ──► engine run ──► trace ──► panels (render)
+//     ▲                                              │
+//     └──────── state ◄── events (select, edit, step, option, sentence) ◄──┘
+//
+// A Session holds the UI state (state.js), one engine (engine.js: a wasm `Lab` that survives a
+// panic), the current run `cur = {src, tr, trace, decoderTokens, decoderStale?}` and, when a
+// mounted panel needs it, the word-order pair. Panels (panels/*.js) are mounted into any
+// container; they read the run and the state, and raise events by calling the session's
+// actions (`select`, `setOption`, `edit`, ...), never each other. After every action the
+// session re-renders the panels that use what changed, and reports the new state (`onState`:
+// the URL of the lab or of an embed, the event of <attnscope-panel>).
+//
+// The lab (main.js) mounts many panels on one session; an embed (embed.js, attnscope-panel.js
+// through panel.js) mounts one; several embeds on one page each have their own session (their
+// own sentence, options and W_Q/W_K edits) and share the compiled module and the model bytes.
+//
+// A W_Q/W_K drag is queued (`edit`) and run once per animation frame: setBlock, one run (the
+// encoder alone for an encoder head: nothing live needs the decoder), then only the panels that
+// declare `live` repaint. Letting go re-translates, which brings everything else up to date.
+
+import * as S from "./state.js";
+import * as C from "./core.js";
+import { Engine, EngineBroken } from "./engine.js";
+import { ASSET } from "./runtime.js";
+import { translate, detectLang } from "./i18n.js";
+import { applyEdits, encodeEdits } from "./edits.js";
+
+let uidCounter = 0;
+
+const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "heads"];
+
+/**
+ * @typedef {object} PanelDef  one view (panels/*.js)
+ * @property {string} name
+ * @property {string[]} uses     state keys whose change re-renders it (a new run always does)
+ * @property {boolean} [live]    repainted on every frame of a W_Q/W_K drag
+ * @property {(state: object, opts: object) => boolean} [needsPair]  wants the word-order pair
+ * @property {(container: Element, session: Session, opts: object) => {render: Function, tables?: Function}} mount
+ */
+
+export class Session {
+  /**
+   * @param {object} o
+   * @param {object} o.state            the starting state (state.js)
+   * @param {string} [o.lang]           the panels' language ("" or missing = the browser's)
+   * @param {(state) => void} [o.onState]      after every change of state
+   * @param {(session) => void} [o.onRun]      after every new run (translate), for page chrome
+   * @param {(text: string|null) => void} [o.onError]   an error message, or null to clear it
+   * @param {(text: string) => void} [o.onStatus]      loading / restarting, "" when done
+   * @param {(text: string|null) => void} [o.onInput]  a note about the sentence (empty box)
+   * @param {(n: number) => void} [o.onRejectedEdits]  W_Q/W_K blocks of the state that did not fit
+   * @param {object} [o.bench]          frame timings are pushed here (?bench, bench-drag.mjs)
+   */
+  constructor(o) {
+    this.state = o.state;
+    this.lang = o.lang || o.state.lang || detectLang(globalThis.navigator?.language);
+    this.t = (key, params) => translate(this.lang, key, params);
+    this.hooks = o;
+    this.uid = `s${(uidCounter += 1)}`; // a prefix for element ids, unique on the page
+    this.bench = o.bench || null;
+    this.engine = null;
+    this.info = null;
+    this.cur = null;
+    this.pair = null;
+    this.lastGood = null; // the last sentence the engine accepted (the source of `cur`)
+    this.rejectedEdits = 0;
+    this.mounted = []; // [{def, view, opts}]
+    this.pending = new Map(); // W_Q/W_K blocks queued for the next frame
+    this.raf = 0;
+    this.endTimer = 0;
+    this.qkRange = new Map(); // each head's colour scale (core.qkData)
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Panels
+
+  /** Mount a panel; it renders at once when there is a run. Returns its view. */
+  mount(def, container, opts = {}) {
+    const view = def.mount(container, this, opts);
+    const entry = { def, view, opts };
+    this.mounted.push(entry);
+    if (this.cur) this.renderEntry(entry, false);
+    return view;
+  }
+
+  /** Remove every panel (their DOM belongs to the caller's containers). */
+  unmountAll() {
+    this.mounted = [];
+  }
+
+  renderEntry(e, live) {
+    try {
+      e.view.render(live);
+    } catch (err) {
+      this.error(err);
+    }
+  }
+
+  /** Re-render the panels that use one of `keys` (all of them when `keys` is null). */
+  render(keys = null) {
+    if (!this.cur) return;
+    for (const e of this.mounted) {
+      if (keys === null || e.def.uses.some((k) => keys.includes(k))) this.renderEntry(e, false);
+    }
+  }
+
+  /** Show or hide every panel's tables. */
+  showTables() {
+    for (const e of this.mounted) e.view.tables?.(this.state.tables);
+  }
+
+  needsPair() {
+    return this.mounted.some((e) => e.def.needsPair?.(this.state, e.opts));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Messages
+
+  errorText(e) {
+    const t = this.t;
+    if (typeof e === "string") return e;
+    if (e instanceof EngineBroken) return t("error.broken");
+    if (e instanceof WebAssembly.RuntimeError) return t("error.panic", { message: e.message });
+    return t("error.engine", { message: e?.message || String(e) });
+  }
+
+  error(e) {
+    this.hooks.onError?.(this.errorText(e));
+  }
+
+  /** Run `fn`; on an error show it and return `undefined`. */
+  guard(fn) {
+    try {
+      return fn();
+    } catch (e) {
+      this.error(e);
+      return undefined;
+    }
+  }
+
+  setLang(lang) {
+    this.lang = lang || detectLang(globalThis.navigator?.language);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // State
+
+  /** Change the state (no engine call); clamps to the model and reports it. */
+  setState(patch) {
+    this.state = S.update(this.state, patch);
+    if (this.info) this.state = S.clampToModel(this.state, this.info);
+    this.hooks.onState?.(this.state);
+  }
+
+  heads() {
+    return C.headsOf(this.cur, this.state, this.info);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Engine
+
+  /** Load the model, apply the state's options and edits, translate. Resolves when shown. */
+  async load() {
+    const t = this.t;
+    this.hooks.onStatus?.(t("status.loading"));
+    const engine = new Engine(ASSET.model);
+    try {
+      await engine.load();
+      this.info = engine.info();
+    } catch (e) {
+      this.hooks.onStatus?.("");
+      this.hooks.onError?.(t("error.load", { url: ASSET.model, message: e.message }));
+      return false;
+    }
+    this.engine = engine;
+    this.hooks.onStatus?.("");
+    const conf = this.guard(() => C.configure(engine, this.state, this.info, applyEdits));
+    if (conf) {
+      this.state = conf.state;
+      this.noteEdits(conf.edits);
+    }
+    await this.retranslate({ keepStep: true });
+    if (!this.cur) {
+      // the sentence given was not usable: show the seed sentence rather than nothing, and keep
+      // what was typed in the state (the box still shows it)
+      const typed = this.state.sentence;
+      this.state = S.update(this.state, { sentence: S.SEED_SENTENCE });
+      await this.retranslate({ keepStep: true });
+      this.state = S.update(this.state, { sentence: typed });
+    }
+    return !!this.cur;
+  }
+
+  noteEdits(edits) {
+    this.rejectedEdits = edits.rejected;
+    this.hooks.onRejectedEdits?.(edits.rejected);
+  }
+
+  /** Before acting on input: a panicked engine is rebuilt (and its settings replayed). */
+  async ensureEngine() {
+    if (!this.engine) return false;
+    if (!this.engine.broken) return true;
+    this.hooks.onStatus?.(this.t("status.restart"));
+    try {
+      await this.engine.recover();
+      this.hooks.onStatus?.("");
+      return true;
+    } catch (e) {
+      this.hooks.onStatus?.("");
+      this.error(e);
+      return false;
+    }
+  }
+
+  /** Tokens and unknown words of `text`, or null (no engine yet, or it refuses). */
+  tokenize(text) {
+    if (!this.engine || this.engine.broken || !this.info) return null;
+    try {
+      return this.engine.tokenize(text);
+    } catch {
+      return null; // the translation reports the problem
+    }
+  }
+
+  /** Tokenise, translate and render everything (the word-order pair too when a panel needs it). */
+  async retranslate({ keepStep = false } = {}) {
+    if (!(await this.ensureEngine())) return;
+    const text = this.state.sentence;
+    if (!text.trim()) {
+      this.hooks.onInput?.(this.t(this.cur ? "input.emptyKeep" : "input.empty"));
+      return;
+    }
+    this.hooks.onInput?.(null);
+    try {
+      const out = C.translateRun(this.engine, text, { withPair: this.needsPair(), lastGood: this.lastGood, cur: this.cur });
+      if (out.pair) this.pair = out.pair;
+      this.lastGood = text;
+      this.cur = out.cur;
+      this.hooks.onError?.(null);
+    } catch (e) {
+      this.error(e);
+      if (e.pair) this.pair = e.pair;
+      if (e.cur) this.cur = e.cur;
+      // a panic: the engine restarts on the next input; the panels keep the last results
+      if (this.engine.broken || !this.cur) return;
+    }
+    if (!keepStep) this.state = S.update(this.state, { step: 0 });
+    // the W_Q/W_K edits in force go into the state (and the URL) too
+    this.state = S.update(S.clampToModel(this.state, this.info), { edits: encodeEdits(this.engine, this.info) });
+    this.hooks.onState?.(this.state);
+    this.render();
+    this.showTables();
+    this.hooks.onRun?.(this);
+  }
+
+  /** After encoder-only frames: run the whole model once so that the decoder views are current. */
+  syncDecoder() {
+    if (!this.guard(() => (C.syncDecoder(this.engine, this.cur), true)) && this.cur) this.cur.decoderStale = false;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Events from the panels and the page's controls
+
+  /** A selection (stack, layer, head, query, step, show): no new run. */
+  select(patch) {
+    if (!this.cur) return;
+    this.syncDecoder();
+    const keys = Object.keys(patch);
+    if (patch.stack !== undefined && patch.stack !== this.state.stack && patch.query === undefined) patch = { ...patch, query: null };
+    this.setState(patch);
+    this.render(keys.includes("stack") ? null : keys);
+  }
+
+  /** A switch of the engine (mask, scale, positional encoding, heads): run again. */
+  async setOption(patch) {
+    if (!(await this.ensureEngine())) return false;
+    const ok = this.guard(() => (this.engine.setOptions(C.engineOptions(patch, this.info)), true));
+    if (!ok) {
+      this.render(Object.keys(patch)); // the controls show the state again
+      return false;
+    }
+    this.setState(patch);
+    await this.retranslate({ keepStep: true });
+    return true;
+  }
+
+  /** A new sentence: translate it now. */
+  async setSentence(text) {
+    this.setState({ sentence: text, query: null });
+    await this.retranslate();
+  }
+
+  /** Tables instead of maps (or back). */
+  setTables(on) {
+    this.setState({ tables: on });
+    this.showTables();
+  }
+
+  /** The word-order pair on or off (the lab's section 6). */
+  async setPair(on) {
+    this.setState({ pair: on });
+    await this.retranslate({ keepStep: true });
+  }
+
+  /** A W_Q/W_K block of the selected head changed (phase "end": the drag is over). */
+  edit(matrix, values, phase) {
+    if (!this.cur) return;
+    this.pending.set(matrix, values);
+    if (!this.raf) this.raf = requestAnimationFrame(() => this.frame());
+    if (phase === "end") {
+      clearTimeout(this.endTimer);
+      this.endTimer = setTimeout(() => this.retranslate({ keepStep: true }), 400);
+    }
+  }
+
+  frame() {
+    this.raf = 0;
+    const t0 = performance.now();
+    if (!this.engine || this.engine.broken) {
+      this.pending.clear();
+      this.ensureEngine().then((ok) => ok && this.retranslate({ keepStep: true }));
+      return;
+    }
+    // an encoder edit runs the encoder alone; the decoder catches up (syncDecoder) before
+    // anything shows it, and when the drag ends (retranslate)
+    const ok = this.guard(() => (C.runBlocks(this.engine, this.cur, this.state, this.pending), true));
+    this.pending.clear();
+    if (!ok) return;
+    const parts = { run: performance.now() - t0 };
+    for (const e of this.mounted) {
+      if (!e.def.live) continue;
+      const t1 = performance.now();
+      this.renderEntry(e, true);
+      parts[e.def.name] = (parts[e.def.name] || 0) + performance.now() - t1;
+    }
+    if (this.bench) {
+      this.bench.parts.push(parts);
+      this.benchFrame(t0);
+    }
+  }
+
+  /** The identity preset for the selected head (W_Q = W_K = I). */
+  async identity() {
+    if (!(await this.ensureEngine()) || !this.cur) return;
+    if (this.guard(() => (C.setIdentity(this.engine, this.state, this.info, this.heads()), true))) await this.retranslate({ keepStep: true });
+  }
+
+  /** Back to the trained W_Q/W_K everywhere. */
+  async resetEdits() {
+    if (!(await this.ensureEngine()) || !this.cur) return;
+    if (this.guard(() => (this.engine.resetBlocks(), true))) await this.retranslate({ keepStep: true });
+  }
+
+  /** Apply a state patch from outside (an element's attributes): re-run what it affects. */
+  async update(patch) {
+    const prev = this.state;
+    const next = S.update(prev, patch);
+    if ("lang" in patch) this.setLang(next.lang);
+    if (!this.engine) {
+      this.state = next;
+      return;
+    }
+    const options = {};
+    for (const k of OPTION_KEYS) if (k in patch && patch[k] !== prev[k]) options[k] = patch[k];
+    this.state = S.clampToModel(next, this.info);
+    if (Object.keys(options).length && !this.guard(() => (this.engine.setOptions(C.engineOptions(options, this.info)), true))) return;
+    if ("edits" in patch) {
+      const done = this.guard(() => {
+        this.engine.resetBlocks();
+        return applyEdits(this.engine, patch.edits, this.info);
+      });
+      if (done) this.noteEdits(done);
+    }
+    const rerun = "sentence" in patch || "edits" in patch || Object.keys(options).length > 0 || ("pair" in patch && this.needsPair() && !this.pair);
+    if (rerun) await this.retranslate({ keepStep: !("sentence" in patch) });
+    else {
+      this.syncDecoder();
+      this.render();
+      this.showTables();
+      this.hooks.onState?.(this.state);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Benchmark hooks (?bench): input-to-paint latency of W_Q/W_K drags.
+
+  /** A pointer event reached the editor (called by the W_Q/W_K panel). */
+  benchInput(e) {
+    if (!this.bench) return;
+    this.bench.pending.push({ handler: performance.now(), stamp: e.timeStamp });
+    performance.mark("attnscope-input");
+  }
+
+  benchFrame(t0) {
+    const bench = this.bench;
+    if (!bench.pending.length) return;
+    const done = performance.now();
+    const list = bench.pending.splice(0);
+    performance.measure("attnscope-frame", { start: t0, end: done });
+    // A message posted now is handled after this frame's style, layout and paint.
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      const after = performance.now();
+      for (const p of list) {
+        bench.samples.push({ toRafEnd: done - p.handler, toPainted: after - p.handler, fromEventStamp: after - p.stamp, work: done - t0 });
+      }
+      ch.port1.close();
+    };
+    ch.port2.postMessage(0);
+  }
+}
