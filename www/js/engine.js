@@ -1,10 +1,18 @@
-// The wasm engine behind one small object that survives a panic.
+// The wasm engine behind one small object that survives a panic: the only wrapper, for the lab,
+// the embeds and the lesson.
 //
-// The page talks to `Lab` (src/wasm.rs) only through this wrapper. Every call may throw an
-// Error with a readable message (the caller shows it); a panic inside wasm surfaces as a
-// `WebAssembly.RuntimeError` ("unreachable") and leaves that instance unusable, so the wrapper
-// marks itself broken, and `recover()` instantiates a fresh copy of the module and replays what
-// the page had set: options, Q/K edits and the sentence.
+//   new Engine()                                     // the lab and each embed: the translator
+//   new Engine({ words: true, tolerant: true })      // the lesson: + GloVe vectors, never throws
+//
+// The page talks to the wasm exports (src/wasm.rs: `Lab`, `Words`, and the free functions) only
+// through this wrapper. Every call may throw an Error with a readable message (the caller shows
+// it); a panic inside wasm surfaces as a `WebAssembly.RuntimeError` ("unreachable") and leaves
+// that instance unusable, so the wrapper marks itself broken, and `recover()` instantiates a
+// fresh copy of the module and replays what the page had set: options, Q/K edits and the
+// sentence. The two ways of loading are options, not two wrappers:
+// - `tolerant`: loading never throws; a part that could not load (the module, the word vectors,
+//   the translator) is named in `errors`, so a page can show everything that did load.
+// - `words`: also load the GloVe word vectors (`project`).
 
 import { ASSET, assetBytes, freshInstance, isPanic } from "./runtime.js";
 
@@ -15,39 +23,80 @@ export class EngineBroken extends Error {
   }
 }
 
-// One fetch of a model file per page, however many engines (e.g. several embedded panels) use it.
-const modelBytes = new Map();
+// One fetch of each asset per page, however many engines (e.g. several embedded panels) use it.
+const assetCache = new Map();
 function cachedBytes(path) {
-  if (!modelBytes.has(path)) {
+  if (!assetCache.has(path)) {
     const p = assetBytes(path);
-    p.catch(() => modelBytes.delete(path)); // let a later load retry
-    modelBytes.set(path, p);
+    p.catch(() => assetCache.delete(path)); // let a later load retry
+    assetCache.set(path, p);
   }
-  return modelBytes.get(path);
+  return assetCache.get(path);
+}
+
+function reason(e) {
+  return e && e.message ? e.message : String(e);
 }
 
 export class Engine {
-  constructor(modelPath = ASSET.model) {
-    this.modelPath = modelPath;
+  constructor({ model = ASSET.model, words = false, tolerant = false } = {}) {
+    this.paths = { model, words: words ? ASSET.words : null };
+    this.tolerant = tolerant;
+    this.mod = null;
     this.lab = null;
+    this.words = null;
+    this.info = null; // the model's description (Lab.info()), once loaded
     this.broken = false;
-    this.bytes = null; // model file
+    this.bytes = { model: null, words: null };
+    this.errors = { wasm: null, words: null, lab: null };
     // What the page set, replayed after a panic.
     this.options = {};
     this.source = null;
     this.edits = new Map(); // "stack/layer/head/q|k" -> Float32Array
     this.trainedBlocks = new Map(); // same keys: the trained values of every block ever edited
+    this.cache = new Map(); // translateText results
   }
 
-  /** Fetch the model, instantiate the module, build the Lab. Throws a readable Error. */
+  /** Fetch the assets, instantiate the module, build the Lab. Throws a readable Error unless tolerant. */
   async load() {
-    this.bytes = await cachedBytes(this.modelPath);
+    const [model, words] = await Promise.allSettled([cachedBytes(this.paths.model), this.paths.words ? cachedBytes(this.paths.words) : Promise.resolve(null)]);
+    if (model.status === "fulfilled") this.bytes.model = model.value;
+    else if (this.tolerant) this.errors.lab = reason(model.reason);
+    else throw model.reason;
+    if (words.status === "fulfilled") this.bytes.words = words.value;
+    else this.errors.words = reason(words.reason);
     await this.instantiate();
   }
 
   async instantiate() {
-    const mod = await freshInstance();
-    this.lab = new mod.Lab(this.bytes);
+    this.cache.clear();
+    this.lab = this.words = null;
+    try {
+      this.mod = await freshInstance();
+    } catch (e) {
+      this.mod = null;
+      if (!this.tolerant) throw e;
+      this.errors.wasm = reason(e);
+      return;
+    }
+    if (this.bytes.words) {
+      try {
+        this.words = new this.mod.Words(this.bytes.words);
+        this.errors.words = null;
+      } catch (e) {
+        this.errors.words = reason(e);
+      }
+    }
+    if (this.bytes.model) {
+      try {
+        this.lab = new this.mod.Lab(this.bytes.model);
+        this.info = this.lab.info();
+        this.errors.lab = null;
+      } catch (e) {
+        if (!this.tolerant) throw e;
+        this.errors.lab = reason(e);
+      }
+    }
     this.broken = false;
   }
 
@@ -55,6 +104,7 @@ export class Engine {
   async recover() {
     if (!this.broken) return;
     await this.instantiate();
+    if (!this.lab) return;
     this.lab.setOptions(this.options);
     for (const [k, values] of this.edits) {
       const [stack, layer, head, m] = k.split("/");
@@ -63,22 +113,43 @@ export class Engine {
     if (this.source !== null) this.lab.setSource(this.source);
   }
 
+  get ready() {
+    return !!this.mod && !this.broken;
+  }
+
+  get hasLab() {
+    return !!this.lab;
+  }
+
+  get hasWords() {
+    return !!this.words;
+  }
+
+  /** Run `fn(lab)`; a panic marks the instance broken (call `recover`). Other errors pass through. */
   call(fn) {
     if (this.broken || !this.lab) throw new EngineBroken();
+    return this.guarded(() => fn(this.lab));
+  }
+
+  guarded(fn) {
     try {
-      return fn(this.lab);
+      return fn();
     } catch (e) {
       if (isPanic(e)) {
         this.broken = true;
-        this.lab = null;
+        this.lab = this.words = null;
       }
       throw e;
     }
   }
 
-  info() {
-    return this.call((l) => l.info());
+  /** Run `fn(module)` (the free functions: attend, kernelSmooth, sinusoidalTable). */
+  callModule(fn) {
+    if (!this.ready) throw new Error("engine not ready");
+    return this.guarded(() => fn(this.mod));
   }
+
+  // --- the translator, one sentence at a time (the lab, an embed) ------------------------------
 
   setSource(text) {
     const out = this.call((l) => l.setSource(text));
@@ -151,5 +222,69 @@ export class Engine {
   /** Whether the page has edited this block. */
   hasEdit(stack, layer, head, m) {
     return this.edits.has(`${stack}/${layer}/${head}/${m}`);
+  }
+
+  // --- many figures on one instance (the lesson) -----------------------------------------------
+
+  /** Options for a run, every field set (so figures never inherit each other's switches). */
+  fullOptions(o = {}) {
+    return {
+      heads: o.heads ?? this.info.nhead,
+      scale: o.scale ?? true,
+      causalDecoder: o.causalDecoder ?? true,
+      causalEncoder: o.causalEncoder ?? false,
+      positional: o.positional ?? true,
+    };
+  }
+
+  /**
+   * Translate `text` with options `o`: {src, tr} where src = setSource's answer and tr =
+   * translate()'s (text, tokens, decoder_tokens, steps, trace). With `runOpts`, the decoder
+   * input of that translation is run once more under `{...o, ...runOpts}` and the result is
+   * {src, tr, run}. Results are cached by sentence and options. Not for an engine that also
+   * keeps W_Q/W_K edits: it sets the source and options each time.
+   */
+  translateText(text, o = {}, runOpts = null) {
+    if (!this.lab) throw new Error("no translator");
+    const opts = this.fullOptions(o);
+    const key = JSON.stringify([text, opts, runOpts]);
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const out = this.call((lab) => {
+      const src = lab.setSource(text);
+      lab.setOptions(opts);
+      const tr = lab.translate();
+      let run = null;
+      if (runOpts) {
+        lab.setOptions(this.fullOptions({ ...opts, ...runOpts }));
+        run = lab.run();
+        lab.setOptions(opts);
+      }
+      return { src, tr, run };
+    });
+    this.cache.set(key, out);
+    while (this.cache.size > 40) this.cache.delete(this.cache.keys().next().value);
+    return out;
+  }
+
+  kernelSmooth(xs, ys, x0, width) {
+    return this.callModule((m) => m.kernelSmooth(Float32Array.from(xs), Float32Array.from(ys), x0, width));
+  }
+
+  attend(x, n, d, wq, wk, dk, scale, causal) {
+    return this.callModule((m) => m.attend(Float32Array.from(x), n, d, Float32Array.from(wq), Float32Array.from(wk), dk, scale, causal));
+  }
+
+  sinusoidalTable(n, d) {
+    return this.callModule((m) => m.sinusoidalTable(n, d));
+  }
+
+  project(text) {
+    if (!this.words) throw new Error("no word vectors");
+    return this.guarded(() => this.words.project(text));
   }
 }

@@ -165,10 +165,10 @@ export class Session {
   async load() {
     const t = this.t;
     this.hooks.onStatus?.(t("status.loading"));
-    const engine = new Engine(ASSET.model);
+    const engine = new Engine();
     try {
       await engine.load();
-      this.info = engine.info();
+      this.info = engine.info;
     } catch (e) {
       this.hooks.onStatus?.("");
       this.hooks.onError?.(t("error.load", { url: ASSET.model, message: e.message }));
