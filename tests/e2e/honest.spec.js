@@ -84,3 +84,58 @@ test("a download's status line goes when another map is shown", async ({ page })
   await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ value: "1" });
   await expect(status).toHaveText("");
 });
+
+test("while a W_Q cell is dragged on a laptop screen, the edited head's map is on screen", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await openApp(page);
+  const grid = page.locator(".qk-k .qk-canvas");
+  await grid.scrollIntoViewIfNeeded();
+  const box = await page.locator(".qk-q .qk-canvas").boundingBox();
+  const mini = page.locator("#qk-map");
+  const before = await mini.locator("canvas").screenshot();
+  await page.mouse.move(box.x + 20, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 20, box.y - 60, { steps: 6 });
+  // the map is inside the viewport, names the edited head, and has changed
+  const m = await mini.locator("canvas").boundingBox();
+  expect(m.y).toBeGreaterThanOrEqual(0);
+  expect(m.y + m.height).toBeLessThanOrEqual(900);
+  await expect(mini.locator(".heatmap-title")).toHaveText("encoder self-attention weights, layer 1, head 1");
+  expect(Buffer.compare(before, await mini.locator("canvas").screenshot())).not.toBe(0);
+  await page.mouse.up();
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("a swipe over the W_Q grid scrolls the page and edits nothing; a tap opens a large editor", async ({ page }) => {
+    await openApp(page);
+    const grid = page.locator(".qk-q .qk-canvas");
+    await grid.scrollIntoViewIfNeeded();
+    const box = await grid.boundingBox();
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    const before = await page.evaluate(() => scrollY);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+    for (let k = 1; k <= 8; k++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y - k * 25 }] });
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(before + 50);
+    await expect(page.getByText("No edits: trained weights")).toBeVisible();
+    await expect(page.getByRole("group", { name: /^Edit W_/ })).toBeHidden();
+
+    // a tap selects a cell and opens the editor: its name and value, big buttons
+    const b2 = await grid.boundingBox();
+    await page.touchscreen.tap(b2.x + 3, b2.y + 3);
+    const editor = page.getByRole("group", { name: "Edit W_Q[1, 1]" });
+    await expect(editor).toBeVisible();
+    const plus = editor.getByRole("button", { name: "Increase W_Q[1, 1]" });
+    const size = await plus.boundingBox();
+    expect(size.height).toBeGreaterThanOrEqual(40);
+    const value = editor.locator("output");
+    const v0 = Number((await value.textContent()).replace("−", "-"));
+    await plus.tap();
+    await expect.poll(async () => Number((await value.textContent()).replace("−", "-"))).toBeGreaterThan(v0);
+    await expect(page.getByText("Edited blocks in force: 1")).toBeVisible();
+  });
+});

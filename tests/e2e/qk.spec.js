@@ -95,7 +95,7 @@ test("dragging a W_Q cell changes the weights live; arrow keys too; reset restor
   expectClean(watch);
 });
 
-test("a touch drag on a cross-attention W_Q cell changes the cross-attention weights", async ({ page, watch }, testInfo) => {
+test("on a touch screen, a tap on a cross-attention W_Q cell opens its editor, and its buttons change the cross-attention weights", async ({ page, watch }, testInfo) => {
   await openApp(page, "?stack=decoder_cross&layer=2&head=2");
   const name = heatmapName("decoder_cross", 2, 2);
   const original = await readTable(page, name);
@@ -104,14 +104,21 @@ test("a touch drag on a cross-attention W_Q cell changes the cross-attention wei
   const box = await wq.boundingBox();
   const x = box.x + box.width * 0.4;
   const y = box.y + 20;
-  // pointer events as a finger sends them
+  // pointer events as a finger sends them: a move of the finger is a scroll, not an edit
   const touch = (type, dy) => wq.dispatchEvent(type, { pointerId: 7, pointerType: "touch", isPrimary: true, clientX: x, clientY: y - dy, buttons: type === "pointerup" ? 0 : 1 });
   await touch("pointerdown", 0);
   for (let i = 1; i <= 12; i++) await touch("pointermove", i * 10);
+  await touch("pointercancel", 120);
+  await expect(page.getByText("No edits: trained weights")).toBeVisible();
+  // a tap opens the one-cell editor
+  await touch("pointerdown", 0);
+  await touch("pointerup", 0);
+  const editor = page.getByRole("group", { name: /^Edit W_Q\[\d+, \d+\]$/ });
+  await expect(editor).toBeVisible();
+  for (let i = 0; i < 4; i++) await editor.getByRole("button", { name: /^Increase W_Q/ }).click();
   await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
-  await touch("pointerup", 120);
   await expectSumIsOutputEventually(page);
-  await shot(page, testInfo, "touch-drag-cross");
+  await shot(page, testInfo, "touch-edit-cross");
   expectClean(watch);
 });
 

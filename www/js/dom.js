@@ -78,10 +78,14 @@ export function fmt(v, digits = 3) {
   return s.startsWith("-") ? `−${s.slice(1)}` : s;
 }
 
-/** The exact float as a string, for tables that tests and screen readers read. */
+/**
+ * The float to 7 significant digits, for the tables that screen readers (and tests) read. Values
+ * below half a millionth print as 0.000000, never in exponent notation (5.535148e-27).
+ */
 export function fmtExact(v) {
   if (v === 0) return "0";
   if (!Number.isFinite(v)) return v > 0 ? "Infinity" : v < 0 ? "-Infinity" : "NaN";
+  if (Math.abs(v) < 5e-7) return "0.000000";
   return String(Number(v.toPrecision(7)));
 }
 

@@ -58,7 +58,8 @@ export class Heatmap {
     this.table = el("table", "data-table");
     this.tableWrap.append(this.table);
     this.scroller.append(this.canvas, this.tip);
-    this.root.append(this.scroller, this.readout, this.tableWrap);
+    // `table: false` (a second, smaller copy of a map): no table, the main map has it
+    this.root.append(this.scroller, this.readout, ...(this.opts.table === false ? [] : [this.tableWrap]));
     container.append(this.root);
 
     this.data = null;
@@ -372,7 +373,7 @@ export class Heatmap {
 
   renderTable() {
     const d = this.data;
-    if (!d) return;
+    if (!d || this.opts.table === false) return;
     const m = d.weights.rows;
     const n = d.weights.cols;
     const shape = `${m}x${n}|${d.rows.join("\u0001")}|${d.cols.join("\u0001")}|${d.rowHeader}`;

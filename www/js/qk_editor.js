@@ -1,8 +1,10 @@
 // The W_Q / W_K editor: one head's (d_k x d_model) blocks as grids of cells on canvas.
 //
-// Drag a cell up or down (mouse, pen or touch: pointer events) to change its value, or focus
-// the grid and use the keys: Up/Down change the value, Left/Right and PageUp/PageDown move to
-// another cell, Home/End jump to the first/last column. The editor only changes its own copy
+// Drag a cell up or down (mouse or pen: pointer events) to change its value, or focus the grid
+// and use the keys: Up/Down change the value, Left/Right and PageUp/PageDown move to another
+// cell, Home/End jump to the first/last column. On a touch screen a swipe scrolls the page as
+// anywhere else; a tap selects a cell and opens a large editor for it (its name and value, -
+// and + buttons, a slider), because a finger cannot aim at, or drag, a 5-pixel cell. The editor only changes its own copy
 // of the block and calls `onEdit(matrix, values, phase)` ("live" while changing, "end" when
 // the change is over); the page coalesces the live calls into one engine run per frame.
 
@@ -127,6 +129,11 @@ class MatrixGrid {
   onDown(e) {
     const cell = this.cellAt(e);
     if (!cell) return;
+    if (e.pointerType === "touch") {
+      // maybe a tap, maybe the start of a scroll: decided when the finger lifts
+      this.touch = { id: e.pointerId, x: e.clientX, y: e.clientY, cell };
+      return;
+    }
     e.preventDefault();
     this.canvas.focus({ preventScroll: true });
     try {
@@ -141,6 +148,7 @@ class MatrixGrid {
   }
 
   onMove(e) {
+    if (this.touch && e.pointerId === this.touch.id && Math.hypot(e.clientX - this.touch.x, e.clientY - this.touch.y) > 8) this.touch = null;
     if (!this.drag || e.pointerId !== this.drag.id) return;
     this.editor.markInput(e);
     // one cell height of movement is a small step; the whole range takes about 120 px
@@ -149,6 +157,17 @@ class MatrixGrid {
   }
 
   onUp(e) {
+    if (this.touch && e.pointerId === this.touch.id) {
+      const { cell } = this.touch;
+      this.touch = null;
+      if (e.type === "pointerup") {
+        this.active = cell;
+        this.updateAria();
+        this.draw();
+        this.editor.openTouch(this);
+      }
+      return;
+    }
     if (!this.drag || e.pointerId !== this.drag.id) return;
     this.drag = null;
     this.updateAria();
@@ -162,6 +181,13 @@ class MatrixGrid {
     this.values[r * this.cols + c] = clamped;
     this.updateAria(!!this.drag);
     this.editor.emit(this.matrix, phase);
+    this.editor.syncTouch(this);
+  }
+
+  /** The selected cell: {name: "W_Q[3, 17]", value}. */
+  selected() {
+    const { r, c } = this.active;
+    return { name: `${this.matrix === "q" ? "W_Q" : "W_K"}[${r + 1}, ${c + 1}]`, value: this.values[r * this.cols + c] };
   }
 
   onKey(e) {
@@ -212,7 +238,8 @@ export class QKEditor {
     this.resetBtn.addEventListener("click", () => onReset());
     presets.append(this.identityBtn, this.resetBtn, this.edits);
     const grids = el("div", "qk-grids");
-    this.root.append(this.head, presets, grids);
+    this.buildTouch();
+    this.root.append(this.head, presets, this.touchBar, grids);
     container.append(this.root);
     this.grids = { q: new MatrixGrid(grids, "q", this), k: new MatrixGrid(grids, "k", this) };
     this.width = 600;
@@ -230,6 +257,60 @@ export class QKEditor {
     });
   }
 
+  /** The large editor of one cell, for touch screens (opened by a tap on a cell). */
+  buildTouch() {
+    const bar = (this.touchBar = el("div", "qk-touch", { role: "group" }));
+    bar.hidden = true;
+    this.touchName = el("span", "qk-touch-name");
+    this.touchValue = el("output", "qk-touch-value");
+    this.touchMinus = el("button", "btn qk-touch-step", { type: "button" }, "−");
+    this.touchPlus = el("button", "btn qk-touch-step", { type: "button" }, "+");
+    this.touchSlider = el("input", "qk-touch-slider", { type: "range", min: -8, max: 8, step: 0.001 });
+    this.touchDone = el("button", "btn btn-small", { type: "button" });
+    const step = (sign) => {
+      const g = this.touchGrid;
+      if (g) g.setValue(g.selected().value + (sign * g.range) / 10, "end");
+    };
+    this.touchMinus.addEventListener("click", () => step(-1));
+    this.touchPlus.addEventListener("click", () => step(1));
+    this.touchSlider.addEventListener("input", () => this.touchGrid?.setValue(Number(this.touchSlider.value), "live"));
+    this.touchSlider.addEventListener("change", () => this.touchGrid && this.emit(this.touchGrid.matrix, "end"));
+    this.touchDone.addEventListener("click", () => {
+      bar.hidden = true;
+      this.touchGrid?.canvas.focus({ preventScroll: true });
+    });
+    const row = el("div", "qk-touch-row");
+    row.append(this.touchMinus, this.touchSlider, this.touchPlus);
+    const top = el("div", "qk-touch-top");
+    top.append(this.touchName, el("span", "", {}, " = "), this.touchValue, " ", this.touchDone);
+    bar.append(top, row);
+  }
+
+  openTouch(grid) {
+    this.touchGrid = grid;
+    this.touchBar.hidden = false;
+    this.syncTouch(grid);
+    this.touchBar.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The touch editor shows the selected cell of `grid` (when it is the one open). */
+  syncTouch(grid) {
+    if (this.touchBar.hidden || grid !== this.touchGrid) return;
+    const { name, value } = grid.selected();
+    const t = this.t;
+    this.touchName.textContent = name;
+    this.touchValue.textContent = fmt(value, 3);
+    this.touchSlider.min = String(Math.max(-8, -3 * grid.range));
+    this.touchSlider.max = String(Math.min(8, 3 * grid.range));
+    this.touchSlider.step = String(grid.range / 100);
+    this.touchSlider.value = String(value);
+    this.touchBar.setAttribute("aria-label", t("qk.touchGroup", { name }));
+    this.touchSlider.setAttribute("aria-label", t("qk.touchSlider", { name }));
+    this.touchMinus.setAttribute("aria-label", t("qk.touchMinus", { name }));
+    this.touchPlus.setAttribute("aria-label", t("qk.touchPlus", { name }));
+    this.touchDone.textContent = t("qk.touchDone");
+  }
+
   /** d = {q: Mat, k: Mat, range?, ctx: {stackName, layer, head}, editCount} */
   setData(d) {
     this.ctx = d.ctx;
@@ -245,6 +326,7 @@ export class QKEditor {
     this.grids.k.set(d.k, range);
     this.texts(d.editCount);
     this.draw();
+    if (this.touchGrid) this.syncTouch(this.touchGrid);
   }
 
   texts(editCount) {

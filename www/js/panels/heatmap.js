@@ -6,7 +6,8 @@
 //
 // Options: `heading` (the title's element, null = no title: an embed's chrome shows it),
 // `maxHeight` (CSS px), `exportLink` (a function of the state; with it, the download row),
-// `explain` (the pronoun hint), `ids` (element ids for the lab's page: `{title, map, legend,
+// `explain` (the pronoun hint), `mini` (a small copy beside the W_Q/W_K editor: the map and its
+// title only, no table), `ids` (element ids for the lab's page: `{title, map, legend,
 // legendText, stats, export}`).
 
 import * as C from "../core.js";
@@ -33,9 +34,10 @@ export const heatmapPanel = {
       onSelectRow: (r) => session.select({ query: r }),
       t,
       ...(opts.maxHeight ? { maxHeight: opts.maxHeight } : {}),
+      ...(opts.mini ? { table: false, maxCell: 22 } : {}),
     });
-    const { canvas: legend, text: legendText } = legendBox(container, { canvas: ids.legend, text: ids.legendText });
-    const stats = add(el("p", "hint", ids.stats ? { id: ids.stats } : {}));
+    const { canvas: legend, text: legendText } = legendBox(opts.mini ? el("div") : container, { canvas: ids.legend, text: ids.legendText });
+    const stats = opts.mini ? el("p") : add(el("p", "hint", ids.stats ? { id: ids.stats } : {}));
     let row = null;
     if (opts.exportLink) {
       row = exportRow(add(el("div", "", ids.export ? { id: ids.export } : {})), (format) => {
