@@ -150,7 +150,7 @@ test("embed mode in a sandboxed iframe shows only the chosen panel and controls,
 test("embed mode screenshot: the Q/K panel with controls", async ({ page, watch }, testInfo) => {
   await page.goto("/index.html?embed=1&panel=qk&controls=sentence,layer,head,scale,export&layer=2&head=2&lang=ko");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
-  await expect(page.getByRole("table", { name: "인코더 셀프 어텐션 가중치, 레이어 2, 헤드 2", exact: true })).toHaveCount(1);
+  await expect(page.getByRole("table", { name: "인코더 셀프 어텐션 가중치, 2층 2번 헤드", exact: true })).toHaveCount(1);
   await expect(page.getByRole("textbox", { name: "영어 문장" })).toBeVisible();
   await expect(page.getByRole("slider", { name: /W_Q 칸$/ })).toBeVisible();
   await shot(page, testInfo, "embed-qk-ko");
@@ -301,4 +301,28 @@ test.describe("the built site (E2E_ROOT=dist)", () => {
     await expect(page.locator("#panel-decoding").getByRole("slider", { name: "디코딩 단계" })).toBeVisible();
     await context.setOffline(false);
   });
+});
+
+test("the Embed this dialog measures the panel in a live preview: its iframe snippet fits without the resize script", async ({ page }, testInfo) => {
+  await openApp(page, "?s=my+friend+lives+in+seoul");
+  await page.getByRole("button", { name: "Embed this" }).click();
+  const dialog = page.getByRole("dialog", { name: "Embed this view" });
+  await dialog.getByRole("combobox", { name: "Panel" }).selectOption({ label: "Decoding step by step" });
+  await expect(dialog.getByText(/^The iframe snippet is \d+ px tall/)).toBeVisible({ timeout: 30_000 });
+  const code = await dialog.getByRole("textbox", { name: /^As an iframe/ }).inputValue();
+  const height = Number(code.match(/ height="(\d+)"/)[1]);
+  const preview = dialog.locator("iframe.embed-preview");
+  await expect(preview).toHaveAttribute("height", String(height));
+  await shot(page, testInfo, "embed-dialog-preview");
+  // pasted as is into a page 720 px wide, with no script of its own: nothing is cut off
+  await serveFiles(page, {
+    "/examples/__bare.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title></head><body style="margin:0;width:720px">${code}</body></html>`,
+  });
+  await page.goto("/examples/__bare.html");
+  const frame = page.frames().find((f) => f.url().includes("embed=1"));
+  await expect.poll(() => frame.evaluate(() => document.body.dataset.ready), { timeout: 30_000 }).toBe("1");
+  await page.waitForTimeout(300);
+  const content = await frame.evaluate(() => document.documentElement.scrollHeight);
+  const box = await page.locator("iframe").evaluate((f) => f.clientHeight);
+  expect(content, "the panel's height inside the frame").toBeLessThanOrEqual(box);
 });

@@ -188,6 +188,7 @@ export function panel1(ctx) {
     { key: "count", label: t("p1.rCount"), test: "p1-count" },
   ]);
   const top = new HeatTable({ kind: "seq", digits: 4, rowHeader: t("p1.colPoint"), test: "p1-table" });
+  top.table.classList.add("p1-table");
 
   let curve = null; // the smoothed curve for the current width
   function render() {

@@ -5,8 +5,8 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
+import { h, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
 
 const DEF_KW = 1.5;
 
@@ -112,6 +112,8 @@ export function panel2(ctx) {
     { key: "params", label: t("p2.rParams"), test: "p2-params" },
   ]);
   const msg = message();
+  const tryBox = liveTry(ctx, "words", "p2-try-seed");
+  const formulaDot = formula(t("p2.formulaDot"), "p2-formula-dot");
 
   function render() {
     wv = wordVectors(engine, ctx.shared.words);
@@ -187,6 +189,10 @@ export function panel2(ctx) {
         nr: 1,
         nc: n,
       });
+      // The instruction names the words the distance kernel favours in this sentence (engine's weights).
+      const near = Array.from(byPos.keys()).filter((j) => j !== word).sort((a, b) => byPos[b] - byPos[a]);
+      tryBox.set(near.length >= 2 ? t("p2.try", { word: names[word], a: names[near[0]], b: names[near[1]] }) : t("p2.tryShort"));
+      setFormula(formulaDot, t(scale ? "p2.formulaDotScaled" : "p2.formulaDot"));
       const on = (w) => [...marks].reduce((acc, j) => acc + w[j], 0);
       if (marks.size) {
         nums.set("pos", fmt(on(byPos), 3), on(byPos));
@@ -215,12 +221,12 @@ export function panel2(ctx) {
     vecAlt,
     h("h3", { text: t("p2.problemTitle") }),
     h("p", { text: t("p2.problem") }),
-    tryThis(t("p2.try")),
+    tryBox.root,
     h("div", { class: "controls" }, wordSel.root, kwSlider.root, scaleBox.root),
     marksLabel,
     chips,
     formula(t("p2.formulaPos")),
-    formula(t("p2.formulaDot")),
+    formulaDot,
     cmp.root,
     scores.root,
     msg.root,

@@ -5,8 +5,8 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, s, attrs, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, message, newId, button } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
+import { h, s, attrs, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, message, newId, button } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
 import { readMarks } from "./p2_words.js";
 import { ROLE } from "../colors.js";
 
@@ -228,6 +228,38 @@ export function panel3(ctx) {
     { key: "params", label: t("p3.rParams"), test: "p3-params" },
   ]);
   const msg = message();
+  const tryBox = liveTry(ctx, "words", "p3-try-seed");
+  const formulaEl = formula(t("p3.formula"), "p3-formula");
+
+  /**
+   * The instruction: on a sentence with "friend" and "emma", the lecture's; otherwise it names
+   * the selected word and the word whose 2-D vector points most away from it (the projection is
+   * the engine's), so that turning the query toward it visibly raises its weight, and offers the
+   * lecture's sentence back.
+   */
+  function updateTry(names) {
+    const toks = wv.tokens;
+    if (toks.includes("friend") && toks.includes("emma")) {
+      tryBox.set(t("p3.try"));
+      return;
+    }
+    const P = wv.points.data;
+    const ax = P[word * 2];
+    const ay = P[word * 2 + 1];
+    const la = Math.hypot(ax, ay);
+    let target = -1;
+    let best = Infinity;
+    for (let j = 0; j < toks.length; j++) {
+      const lj = Math.hypot(P[j * 2], P[j * 2 + 1]);
+      if (j === word || lj < 1e-6 || la < 1e-6) continue;
+      const cos = (ax * P[j * 2] + ay * P[j * 2 + 1]) / (la * lj);
+      if (cos < best) {
+        best = cos;
+        target = j;
+      }
+    }
+    tryBox.set(target < 0 ? t("p3.tryNone") : t("p3.tryOwn", { word: names[word], target: names[target] }), true);
+  }
 
   function render(live = false) {
     if (!live || !wv) {
@@ -254,6 +286,8 @@ export function panel3(ctx) {
     }
     msg.clear();
     last = a;
+    if (!live) updateTry(names);
+    setFormula(formulaEl, t(scale ? "p3.formula" : "p3.formulaNoScale"));
     drawPlane(a, names);
     heat.update({
       label: t("p3.heatLabel"),
@@ -265,8 +299,8 @@ export function panel3(ctx) {
       selected: word,
     });
     scoreRow.update({
-      label: t("p3.scoreLabel", { word: names[word] }),
-      rows: [t("p3.scoreRow", { word: names[word] })],
+      label: t(scale ? "p3.scoreLabel" : "p3.scoreLabelNoScale", { word: names[word] }),
+      rows: [t(scale ? "p3.scoreRow" : "p3.scoreRowNoScale", { word: names[word] })],
       cols: names,
       data: Array.from(row(a.logits, word)),
       nr: 1,
@@ -373,7 +407,7 @@ export function panel3(ctx) {
     h("p", { text: t("p3.intro") }),
     h("p", { text: t("p3.plane") }),
     sent.root,
-    tryThis(t("p3.try")),
+    tryBox.root,
     h("div", { class: "controls" }, wordSel.root, scaleBox.root),
     h(
       "div",
@@ -391,7 +425,7 @@ export function panel3(ctx) {
         presetMsg.root,
       ),
     ),
-    formula(t("p3.formula")),
+    formulaEl,
     msg.root,
     nums.root,
     scoreRow.root,

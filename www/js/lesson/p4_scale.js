@@ -4,7 +4,7 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, fmt, row, slider, checkbox, select, formula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
+import { h, fmt, row, slider, checkbox, select, formula, setFormula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
 import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
 import { identity } from "./p2_words.js";
 
@@ -83,8 +83,10 @@ export function panel4(ctx) {
     { key: "slope", label: t("p4.rSlope"), test: "p4-slope" },
   ]);
   const msg = message();
+  const formulaEl = formula(t("p4.formula"), "p4-formula");
 
   function render() {
+    setFormula(formulaEl, t(scale ? "p4.formula" : "p4.formulaNoScale"));
     const wv = wordVectors(engine, ctx.shared.words);
     if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
@@ -147,7 +149,7 @@ export function panel4(ctx) {
     sent.root,
     tryThis(t("p4.try")),
     h("div", { class: "controls" }, wordSel.root, lenSlider.root, scaleBox.root),
-    formula(t("p4.formula")),
+    formulaEl,
     msg.root,
     bars.root,
     nums.root,

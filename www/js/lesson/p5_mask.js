@@ -4,7 +4,7 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, fmt, checkbox, select, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { h, fmt, checkbox, select, button, formula, setFormula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
 import { wordVectors, labels, sentenceBox, showVectorStatus, translateWithNotes } from "./shared.js";
 import { identity } from "./p2_words.js";
 
@@ -15,7 +15,9 @@ export function panel5(ctx) {
   let layer = state.int("p5.layer", 1, 1, 16) - 1;
   let head = state.int("p5.head", 1, 1, 64) - 1;
 
-  const sent = sentenceBox(ctx, "words", () => render());
+  // Two sentences meet in this panel: the word-vector example (shared with panels 2-4) and the
+  // trained decoder's (shared with 6, 8, 9). Each box says what it drives.
+  const sent = sentenceBox(ctx, "words", () => render(), { label: t("p5.wordsBox"), hint: t("p5.wordsHint") });
   const causalBox = checkbox({
     id: `${id}-causal`,
     label: t("p5.causalLabel"),
@@ -65,7 +67,9 @@ export function panel5(ctx) {
       renderModel();
     },
   });
-  const modelSent = sentenceBox(ctx, "model", () => renderModel());
+  const useWords = button({ text: t("p5.useWords"), cls: "btn btn-small", test: "p5-use-words", onClick: () => ctx.shared.setModel(ctx.shared.words) });
+  const modelSent = sentenceBox(ctx, "model", () => renderModel(), { label: t("p5.modelBox"), hint: t("p5.modelHint"), tools: [useWords] });
+  const formulaEl = formula(t("p5.formula"), "p5-formula");
 
   function above(weights, n, m) {
     let sum = 0;
@@ -80,6 +84,7 @@ export function panel5(ctx) {
   }
 
   function render() {
+    useWords.hidden = ctx.shared.model.trim() === ctx.shared.words.trim();
     const wv = wordVectors(engine, ctx.shared.words);
     if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
@@ -94,6 +99,8 @@ export function panel5(ctx) {
       return;
     }
     msg.clear();
+    setFormula(formulaEl, t(causal ? "p5.formula" : "p5.formulaOpen"));
+    nums.label("first", t(causal ? "p5.rFirst" : "p5.rFirstOpen"));
     const masked = Array.from(a.logits.data, (v) => v === -Infinity);
     heat.update({ label: causal ? t("p5.heatLabelCausal") : t("p5.heatLabelOpen"), rows: names, cols: names, data: a.weights.data, nr: n, nc: n, masked });
     const ab = above(a.weights.data, n, n);
@@ -109,6 +116,7 @@ export function panel5(ctx) {
   }
 
   function renderModel() {
+    useWords.hidden = ctx.shared.model.trim() === ctx.shared.words.trim();
     if (!engine.hasLab) {
       modelMsg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
       return;
@@ -131,7 +139,7 @@ export function panel5(ctx) {
     const toks = labels(res.run.decoder_tokens);
     const masked = Array.from(hd.logits.data, (v) => v === -Infinity);
     decHeat.update({
-      label: t("p5.decLabel", { layer: layer + 1, head: head + 1 }),
+      label: t(causal ? "p5.decLabel" : "p5.decLabelOpen", { layer: layer + 1, head: head + 1 }),
       rows: toks,
       cols: toks,
       data: hd.weights.data,
@@ -152,7 +160,7 @@ export function panel5(ctx) {
     sent.root,
     tryThis(t("p5.try")),
     h("div", { class: "controls" }, causalBox.root),
-    formula(t("p5.formula")),
+    formulaEl,
     msg.root,
     heat.root,
     nums.root,

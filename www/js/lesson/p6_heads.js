@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, fmt, row, select, formula, tryThis, HeatTable, message, newId } from "./ui.js";
+import { h, fmt, row, select, formula, setFormula, tryThis, HeatTable, message, newId } from "./ui.js";
 import { labels, sentenceBox, translateWithNotes } from "./shared.js";
 
 const KINDS = ["cross", "enc"];
@@ -30,13 +30,61 @@ function confidence(tr) {
   return tr.steps.reduce((acc, st) => acc + st.prob, 0) / tr.steps.length;
 }
 
-/** Share of positions where two token lists agree (over the longer one). */
-function agreement(a, b) {
-  const n = Math.max(a.length, b.length);
-  if (!n) return 1;
-  let same = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] === b[i]) same += 1;
-  return same / n;
+/**
+ * Token edit distance (Levenshtein) from `base` to `b`: the fewest tokens to insert, delete or
+ * replace, with one shortest script of edits: {distance, ops: [{op: "=" | "-" | "+" | "~", a, b}]}
+ * ("~" replaces token a of `base` by token b).
+ */
+export function tokenEdits(base, b) {
+  const n = base.length;
+  const m = b.length;
+  const D = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) {
+      D[i][j] = Math.min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + (base[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  const ops = [];
+  let i = n;
+  let j = m;
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && base[i - 1] === b[j - 1] && D[i][j] === D[i - 1][j - 1]) {
+      ops.push({ op: "=", a: base[i - 1] });
+      i -= 1;
+      j -= 1;
+    } else if (i > 0 && j > 0 && D[i][j] === D[i - 1][j - 1] + 1) {
+      ops.push({ op: "~", a: base[i - 1], b: b[j - 1] });
+      i -= 1;
+      j -= 1;
+    } else if (i > 0 && D[i][j] === D[i - 1][j] + 1) {
+      ops.push({ op: "-", a: base[i - 1] });
+      i -= 1;
+    } else {
+      ops.push({ op: "+", b: b[j - 1] });
+      j -= 1;
+    }
+  }
+  return { distance: D[n][m], ops: ops.reverse() };
+}
+
+/** A target token as readers see it: the glue marker "+" dropped ("+는" -> "는"). */
+const shownToken = (tok) => (tok.length > 1 && tok.startsWith("+") ? tok.slice(1) : tok);
+
+/** Most edits listed in a row (a translation that went astray would fill the table). */
+const MAX_EDITS = 8;
+
+/** The edits as marked text: "−dropped", "+added", "old → new". */
+function diffView(ops) {
+  const kids = [];
+  const edits = ops.filter((o) => o.op !== "=");
+  for (const o of edits.slice(0, MAX_EDITS)) {
+    if (kids.length) kids.push(" ");
+    if (o.op === "-") kids.push(h("del", { text: `−${shownToken(o.a)}` }));
+    else if (o.op === "+") kids.push(h("ins", { text: `+${shownToken(o.b)}` }));
+    else kids.push(h("span", { class: "diff-sub" }, h("del", { text: shownToken(o.a) }), " → ", h("ins", { text: shownToken(o.b) })));
+  }
+  if (edits.length > MAX_EDITS) kids.push(" ", t("p6.moreEdits", { n: edits.length - MAX_EDITS }));
+  return kids.length ? kids : [t("p6.same")];
 }
 
 /** The model's sizes for the prose (the trained translator's, or its design values before it loads). */
@@ -97,6 +145,7 @@ export function panel6(ctx) {
   const overlapTable = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p6.overlapHeader"), test: "p6-overlap" });
   const splitTable = h("table", { class: "numtable splits", role: "table", "data-test": "p6-splits" });
   const translation = h("span", { class: "translation", lang: "ko", "data-test": "p6-translation" });
+  const formulaEl = formula(t("p6.formula", dims(engine)), "p6-formula");
 
   function render() {
     if (!engine.hasLab) {
@@ -116,6 +165,7 @@ export function panel6(ctx) {
     );
     const res = translateWithNotes(ctx, engine, sent, msg, text, { heads });
     if (!res) return;
+    setFormula(formulaEl, t("p6.formula", { d: info.dModel, h: heads, dk: info.dModel / heads }));
     const trace = res.tr.trace;
     const layers = kind === "enc" ? trace.encoder.layers : trace.decoder.layers;
     if (layer < 0 || layer >= layers.length) layer = layers.length - 1;
@@ -164,7 +214,8 @@ export function panel6(ctx) {
       h("th", { scope: "col", text: t("p6.colHeads") }),
       h("th", { scope: "col", text: t("p6.colTranslation") }),
       h("th", { scope: "col", text: t("p6.colConf") }),
-      h("th", { scope: "col", text: t("p6.colAgree") }));
+      h("th", { scope: "col", text: t("p6.colEdits") }),
+      h("th", { scope: "col", text: t("p6.colDiff") }));
     const body = h("tbody");
     let base;
     try {
@@ -178,17 +229,18 @@ export function panel6(ctx) {
       try {
         tr = engine.translate(text, { heads: hc }).tr;
       } catch (e) {
-        body.append(h("tr", {}, h("th", { scope: "row", text: String(hc) }), h("td", { colspan: 3, text: e.message })));
+        body.append(h("tr", {}, h("th", { scope: "row", text: String(hc) }), h("td", { colspan: 4, text: e.message })));
         ctx.onEngineError(e);
         continue;
       }
       const conf = confidence(tr);
-      const agree = agreement(tr.tokens, base.tokens);
+      const ed = tokenEdits(base.tokens, tr.tokens);
       const trEl = h("tr", { class: hc === heads ? "selected" : "" },
         h("th", { scope: "row", text: hc === info.nhead ? t("p6.headsTrained", { h: hc }) : String(hc) }),
         h("td", { lang: "ko", class: "ko-text", text: tr.text }),
         h("td", { text: fmt(conf, 3), dataset: { value: String(conf) } }),
-        h("td", { text: `${fmt(agree * 100, 0)}%`, dataset: { value: String(agree) } }));
+        h("td", { text: String(ed.distance), dataset: { value: String(ed.distance) } }),
+        h("td", { lang: "ko", class: "ko-text diff" }, ...diffView(ed.ops)));
       body.append(trEl);
     }
     splitTable.setAttribute("aria-label", t("p6.splitLabel"));
@@ -205,7 +257,7 @@ export function panel6(ctx) {
       sent.root,
       tryThis(t("p6.try")),
       h("div", { class: "controls" }, kindSel.root, layerSel.root, headsSel.root),
-      formula(t("p6.formula")),
+      formulaEl,
       h("p", {}, h("strong", { text: t("p6.translation") }), " ", translation),
       grid,
       gridNote,

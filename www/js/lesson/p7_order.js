@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, fmt, checkbox, select, textbox, formula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId } from "./ui.js";
+import { h, fmt, checkbox, select, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId } from "./ui.js";
 import { labels } from "./shared.js";
 
 const DEF_A = "the brother carried the sister";
@@ -69,8 +69,10 @@ export function panel7(ctx) {
     { key: "tb", label: t("p7.rTb"), test: "p7-tb" },
   ]);
   const msg = message();
+  const formulaEl = formula(t("p7.formula"), "p7-formula");
 
   function render() {
+    setFormula(formulaEl, t(pe ? "p7.formula" : "p7.formulaNoPE"));
     if (!engine.hasLab) {
       msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
       return;
@@ -205,7 +207,7 @@ export function panel7(ctx) {
       h("div", { class: "controls controls-wide" }, boxA.root, boxB.root),
       tryThis(t("p7.try")),
       h("div", { class: "controls" }, peBox.root, layerSel.root, headSel.root),
-      formula(t("p7.formula")),
+      formulaEl,
       nums.root,
       h("div", { class: "side-by-side" }, heatA.root, heatB.root, heatBA.root),
       h("p", { text: t("p7.explain") }),

@@ -1,7 +1,9 @@
 // Panel 8: one encoder block on the live model's numbers for a chosen token: the input, the
 // attention output, Add (the residual sum), Norm (LayerNorm), the feed-forward network widened
 // to d_ff with ReLU (how many units are exactly zero), narrowed back, Add and Norm again. Mean and
-// variance are computed here from the engine's vectors; every vector is the engine's trace.
+// variance are computed here from the engine's vectors; every vector is the engine's trace,
+// except the standardised sum (s - mean) / sqrt(var + eps), LayerNorm's first step, which this
+// page computes from the engine's sum to show what the learned gamma and beta then change.
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
@@ -22,6 +24,16 @@ function stats(v) {
     max = Math.max(max, x);
   }
   return { mean, variance: vr / v.length, min, max };
+}
+
+/** LayerNorm's eps in the translator (its layer_norm_eps; the engine does not report it). */
+const EPS = 1e-5;
+
+/** LayerNorm before its learned scale and shift: (v - mean) / sqrt(variance + EPS). */
+export function standardise(v) {
+  const { mean, variance } = stats(v);
+  const k = 1 / Math.sqrt(variance + EPS);
+  return Float32Array.from(v, (x) => (x - mean) * k);
 }
 
 export function panel8(ctx) {
@@ -62,6 +74,7 @@ export function panel8(ctx) {
   const flow = h("ol", { class: "flow", "data-test": "p8-flow" });
   const alt = h("div");
   const across = new HeatTable({ kind: "div", digits: 3, rowHeader: t("p8.tokHeader"), test: "p8-across" });
+  const acrossText = h("p", { "data-test": "p8-across-text" });
 
   function stage({ key, title, note, vec, check }) {
     const st = stats(vec);
@@ -132,11 +145,13 @@ export function panel8(ctx) {
       stage({ key: "x", title: t("p8.sX", { layer: layer + 1 }), note: layer === 0 ? t("p8.nX0", dims(engine)) : t("p8.nX"), vec: x }),
       stage({ key: "attn", title: t("p8.sAttn"), note: t("p8.nAttn"), vec: attnOut }),
       stage({ key: "sum1", title: t("p8.sSum1"), note: t("p8.nSum"), vec: sum1, check: check(err1, "sum1") }),
-      stage({ key: "norm1", title: t("p8.sNorm1"), note: t("p8.nNorm"), vec: norm1 }),
+      stage({ key: "norm1z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum1) }),
+      stage({ key: "norm1", title: t("p8.sNorm1"), note: t("p8.nNorm", { d }), vec: norm1 }),
       stage({ key: "hidden", title: t("p8.sHidden", { dff }), note: t("p8.nHidden", { d, dff }), vec: hidden, check: zeroText }),
       stage({ key: "ffn", title: t("p8.sFfn", { d }), note: t("p8.nFfn"), vec: ffnOut }),
       stage({ key: "sum2", title: t("p8.sSum2"), note: t("p8.nSum"), vec: sum2, check: check(err2, "sum2") }),
-      stage({ key: "norm2", title: t("p8.sNorm2"), note: t("p8.nNorm2"), vec: norm2 }),
+      stage({ key: "norm2z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum2) }),
+      stage({ key: "norm2", title: t("p8.sNorm2"), note: t("p8.nNorm2", { d }), vec: norm2 }),
     );
     const stripRows = [t("p8.sX", { layer: layer + 1 }), t("p8.sAttn"), t("p8.sSum1"), t("p8.sNorm1"), t("p8.sFfn", { d }), t("p8.sSum2"), t("p8.sNorm2")];
     const stripData = new Float32Array(7 * d);
@@ -150,20 +165,34 @@ export function panel8(ctx) {
       ),
     );
 
-    // Every token before and after LayerNorm: the spread differs before, not after.
+    // Every token at the first LayerNorm: the sum going in, standardised, and after gamma and beta.
     const acrossData = [];
+    const range = { before: [Infinity, -Infinity], after: [Infinity, -Infinity] };
+    const widen = (r, v) => {
+      r[0] = Math.min(r[0], v);
+      r[1] = Math.max(r[1], v);
+    };
     for (let i = 0; i < n; i++) {
       const a = stats(row(L.self_attn.sum, i));
+      const z = stats(standardise(row(L.self_attn.sum, i)));
       const b = stats(row(L.self_attn.norm, i));
-      acrossData.push(a.mean, a.variance, b.mean, b.variance);
+      acrossData.push(a.mean, a.variance, z.mean, z.variance, b.mean, b.variance);
+      widen(range.before, a.variance);
+      widen(range.after, b.variance);
     }
+    acrossText.textContent = t("p8.across", {
+      blo: fmt(range.before[0], 2),
+      bhi: fmt(range.before[1], 2),
+      lo: fmt(range.after[0], 2),
+      hi: fmt(range.after[1], 2),
+    });
     across.update({
       label: t("p8.acrossLabel", { layer: layer + 1 }),
       rows: names,
-      cols: [t("p8.cMeanBefore"), t("p8.cVarBefore"), t("p8.cMeanAfter"), t("p8.cVarAfter")],
+      cols: [t("p8.cMeanBefore"), t("p8.cVarBefore"), t("p8.cMeanZ"), t("p8.cVarZ"), t("p8.cMeanAfter"), t("p8.cVarAfter")],
       data: acrossData,
       nr: n,
-      nc: 4,
+      nc: 6,
       selected: tok,
     });
     for (const tr of across.table.tBodies[0].rows) {
@@ -191,7 +220,7 @@ export function panel8(ctx) {
       flow,
       alt,
       h("h3", { text: t("p8.acrossTitle") }),
-      h("p", { text: t("p8.across") }),
+      acrossText,
       across.root),
     h("p", { text: t("p8.outro", dims(engine)) }),
   );

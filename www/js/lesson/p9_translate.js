@@ -5,8 +5,8 @@
 
 import { t } from "./i18n.js";
 import * as state from "./state.js";
-import { h, s, fmt, select, slider, button, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes } from "./shared.js";
+import { h, s, fmt, select, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
+import { labels, sentenceBox, translateWithNotes, liveTry, isSeed } from "./shared.js";
 import { ROLE } from "../colors.js";
 
 export function panel9(ctx) {
@@ -28,6 +28,15 @@ export function panel9(ctx) {
   const translation = h("p", { class: "translation big", lang: "ko", "data-test": "p9-translation" });
   const steps = h("ol", { class: "gen-steps", "data-test": "p9-steps", "aria-label": t("p9.stepsLabel") });
   const cross = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p9.rowHeader"), test: "p9-cross" });
+  // The last part of the instruction is about the lecture's sentence: on another sentence it
+  // says so and offers that sentence back.
+  const tryBox = liveTry(ctx, "model", "p9-try-seed");
+  const updateTry = () => {
+    const seed = isSeed(ctx, "model");
+    tryBox.set(`${t("p9.try")} ${t(seed ? "p9.trySeed" : "p9.tryOwn")}`, !seed);
+  };
+  ctx.shared.addEventListener("model", updateTry);
+  updateTry();
   const labLink = h("a", { class: "btn btn-primary lab-open", href: "index.html", "data-test": "p9-lab-link", text: t("p9.openLab") });
 
   // --- RNN vs attention
@@ -210,7 +219,7 @@ export function panel9(ctx) {
       h("p", { text: t("p9.gen") }),
       translation,
       steps,
-      tryThis(t("p9.try")),
+      tryBox.root,
       h("div", { class: "controls" }, layerSel.root, headSel.root),
       formula(t("p9.formula")),
       cross.root),

@@ -61,15 +61,15 @@ export function defaultWord(tokens) {
  * A text box bound to one of the shared sentences (`which` = "words" | "model"): typing in any
  * of its copies updates every panel that reads it. Returns {root, msg, refresh()}.
  */
-export function sentenceBox(ctx, which, onChange) {
+export function sentenceBox(ctx, which, onChange, { label, hint, tools = [] } = {}) {
   const id = newId(`sent-${which}`);
   const get = () => (which === "words" ? ctx.shared.words : ctx.shared.model);
   const setShared = (v) => (which === "words" ? ctx.shared.setWords(v) : ctx.shared.setModel(v));
   const box = textbox({
     id,
-    label: t(which === "words" ? "ui.sentenceWords" : "ui.sentenceModel"),
+    label: label || t(which === "words" ? "ui.sentenceWords" : "ui.sentenceModel"),
     value: get(),
-    hint: t(which === "words" ? "ui.sentenceWordsHint" : "ui.sentenceModelHint"),
+    hint: hint || t(which === "words" ? "ui.sentenceWordsHint" : "ui.sentenceModelHint"),
     onInput: (v) => setShared(v),
     test: `sentence-${which}`,
   });
@@ -78,12 +78,41 @@ export function sentenceBox(ctx, which, onChange) {
     setShared(SEED);
   } });
   const msg = message();
-  const root = h("div", { class: "sentence-row" }, box.root, h("div", { class: "sentence-tools" }, seed), msg.root);
+  const root = h("div", { class: "sentence-row" }, box.root, h("div", { class: "sentence-tools" }, seed, ...tools), msg.root);
   ctx.shared.addEventListener(which, () => {
     box.set(get());
     onChange();
   });
   return { root, msg, get };
+}
+
+/**
+ * A "Try this" box whose text follows the shared sentence (`which` = "words" | "model"):
+ * `set(text, offerSeed)` shows `text` and, when `offerSeed`, a "Back to the lecture's sentence"
+ * button right inside the box, for instructions that only hold on the lecture's sentence.
+ */
+export function liveTry(ctx, which, test) {
+  const text = h("span", { class: "try-text" });
+  const back = button({
+    text: t("ui.seed"),
+    cls: "btn btn-small try-seed",
+    test,
+    onClick: () => (which === "words" ? ctx.shared.setWords(SEED) : ctx.shared.setModel(SEED)),
+  });
+  back.hidden = true;
+  const root = h("p", { class: "try" }, h("strong", { text: t("ui.try") }), " ", text, " ", back);
+  return {
+    root,
+    set(s, offerSeed = false) {
+      if (text.textContent !== s) text.textContent = s;
+      back.hidden = !offerSeed;
+    },
+  };
+}
+
+/** Whether the shared sentence `which` is the lecture's. */
+export function isSeed(ctx, which) {
+  return (which === "words" ? ctx.shared.words : ctx.shared.model).trim() === SEED;
 }
 
 /**

@@ -181,8 +181,14 @@ export function button({ text, onClick, cls = "btn", test, pressed }) {
 }
 
 /** A formula line (set in the strings table: mathematics is text too). */
-export function formula(text) {
-  return h("p", { class: "formula" }, h("span", { class: "formula-tag", text: t("ui.formula") }), h("span", { class: "formula-body", text }));
+export function formula(text, test) {
+  return h("p", { class: "formula", "data-test": test }, h("span", { class: "formula-tag", text: t("ui.formula") }), h("span", { class: "formula-body", text }));
+}
+
+/** Change a formula line's text (formulas follow the panel's switches). */
+export function setFormula(el, text) {
+  const body = el.querySelector(".formula-body");
+  if (body.textContent !== text) body.textContent = text;
 }
 
 /** A "try this" box. */
@@ -194,13 +200,20 @@ export function tryThis(text) {
 export function readouts(items) {
   const dl = h("dl", { class: "readouts" });
   const cells = {};
+  const names = {};
   for (const { key, label, test } of items) {
     const dd = h("dd", { "data-test": test });
+    const dt = h("dt", { text: label });
     cells[key] = dd;
-    dl.append(h("div", { class: "readout" }, h("dt", { text: label }), dd));
+    names[key] = dt;
+    dl.append(h("div", { class: "readout" }, dt, dd));
   }
   return {
     root: dl,
+    /** Rename a readout (its label follows the panel's switches). */
+    label(key, text) {
+      if (names[key].textContent !== text) names[key].textContent = text;
+    },
     set(key, text, value) {
       const dd = cells[key];
       dd.textContent = text;
