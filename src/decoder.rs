@@ -7,13 +7,13 @@ use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 use crate::attention::{softmax_rows, MultiHeadAttention};
-use crate::config::{RunOptions, Stack};
+use crate::config::{Override, RunOptions, Stack};
 use crate::encoder::overrides;
 use crate::feed_forward::FeedForward;
 use crate::linear::Linear;
 use crate::norm::{add_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
-use crate::trace::{DecoderLayerTrace, DecoderTrace, Mat};
+use crate::trace::{AttentionTrace, DecoderLayerTrace, DecoderTrace, FfnTrace, Mat, Residual};
 
 /// `torch.nn.TransformerDecoderLayer`.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +43,47 @@ pub struct Decoder {
     pub norm_first: bool,
 }
 
+/// The three sublayers of a decoder layer, each alone: [`Decoder::forward`] and
+/// [`crate::incremental::Session`] both call these, so a sublayer recomputed alone gives the
+/// very bits of a full pass. `edits` are the sublayer's Q/K overrides.
+impl DecoderLayer {
+    /// Masked self-attention wrapped in Add & Norm: `y` `(T, d_model)` -> trace; its
+    /// `output()` `(T, d_model)` feeds [`DecoderLayer::cross_attention`].
+    pub fn self_attention(
+        &self,
+        y: &DMatrix<f32>,
+        h: usize,
+        opts: &RunOptions,
+        norm_first: bool,
+        edits: &[&Override],
+    ) -> Residual<AttentionTrace> {
+        residual(y, &self.norms[0], norm_first, |y| {
+            self.self_attn.forward(y, y, h, opts.scale, opts.causal_decoder, edits)
+        })
+    }
+
+    /// Cross-attention over `memory` `(S, d_model)` wrapped in Add & Norm: `y` `(T, d_model)`
+    /// -> trace with `(T, S)` weights per head; its `output()` `(T, d_model)` feeds
+    /// [`DecoderLayer::feed_forward`].
+    pub fn cross_attention(
+        &self,
+        y: &DMatrix<f32>,
+        memory: &DMatrix<f32>,
+        h: usize,
+        opts: &RunOptions,
+        norm_first: bool,
+        edits: &[&Override],
+    ) -> Residual<AttentionTrace> {
+        residual(y, &self.norms[1], norm_first, |y| self.cross_attn.forward(y, memory, h, opts.scale, false, edits))
+    }
+
+    /// The feed-forward wrapped in Add & Norm: `(T, d_model)` -> trace; its `output()`
+    /// `(T, d_model)` is the layer's output.
+    pub fn feed_forward(&self, y: &DMatrix<f32>, norm_first: bool) -> Residual<FfnTrace> {
+        residual(y, &self.norms[2], norm_first, |y| self.ffn.forward(y))
+    }
+}
+
 impl Decoder {
     /// Target ids `(T)` and the memory `(S, d_model)` -> every intermediate, ending in the
     /// next-token probabilities `(T, V)`.
@@ -51,16 +92,11 @@ impl Decoder {
         let mut y: DMatrix<f32> = embed.input.0.clone(); // (T, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate() {
-            let [n1, n2, n3] = &layer.norms;
-            let self_edits = overrides(opts, Stack::DecoderSelf, l);
+            let nf = self.norm_first;
+            let self_attn = layer.self_attention(&y, h, opts, nf, &overrides(opts, Stack::DecoderSelf, l));
             let cross_edits = overrides(opts, Stack::DecoderCross, l);
-            let self_attn = residual(&y, n1, self.norm_first, |y| {
-                layer.self_attn.forward(y, y, h, opts.scale, opts.causal_decoder, &self_edits)
-            });
-            let cross_attn = residual(self_attn.output(), n2, self.norm_first, |y| {
-                layer.cross_attn.forward(y, memory, h, opts.scale, false, &cross_edits)
-            });
-            let ffn = residual(cross_attn.output(), n3, self.norm_first, |y| layer.ffn.forward(y));
+            let cross_attn = layer.cross_attention(self_attn.output(), memory, h, opts, nf, &cross_edits);
+            let ffn = layer.feed_forward(cross_attn.output(), nf);
             y = ffn.output().0.clone();
             layers.push(DecoderLayerTrace { self_attn, cross_attn, ffn });
         }

@@ -45,16 +45,33 @@ impl Encoder {
         let mut x: DMatrix<f32> = embed.input.0.clone(); // (S, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate() {
-            let edits = overrides(opts, Stack::Encoder, l);
-            let self_attn = residual(&x, &layer.norm1, self.norm_first, |x| {
-                layer.self_attn.forward(x, x, h, opts.scale, opts.causal_encoder, &edits)
-            });
-            let ffn = residual(self_attn.output(), &layer.norm2, self.norm_first, |x| layer.ffn.forward(x));
-            x = ffn.output().0.clone();
-            layers.push(EncoderLayerTrace { self_attn, ffn });
+            let trace = layer.forward(&x, h, opts, self.norm_first, &overrides(opts, Stack::Encoder, l));
+            x = trace.ffn.output().0.clone();
+            layers.push(trace);
         }
         let memory = Mat(self.norm.forward(&x));
         EncoderTrace { embed, layers, memory }
+    }
+}
+
+impl EncoderLayer {
+    /// One layer, every intermediate kept: `x` `(S, d_model)` -> its trace, whose
+    /// `ffn.output()` `(S, d_model)` is the next layer's input. `edits` are this layer's Q/K
+    /// overrides. [`Encoder::forward`] and [`crate::incremental::Session`] both call this, so a
+    /// layer recomputed alone gives the very bits of a full pass.
+    pub fn forward(
+        &self,
+        x: &DMatrix<f32>,
+        h: usize,
+        opts: &RunOptions,
+        norm_first: bool,
+        edits: &[&Override],
+    ) -> EncoderLayerTrace {
+        let self_attn = residual(x, &self.norm1, norm_first, |x| {
+            self.self_attn.forward(x, x, h, opts.scale, opts.causal_encoder, edits)
+        });
+        let ffn = residual(self_attn.output(), &self.norm2, norm_first, |x| self.ffn.forward(x));
+        EncoderLayerTrace { self_attn, ffn }
     }
 }
 

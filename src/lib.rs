@@ -30,6 +30,7 @@
 //! - [`norm`]: layer normalisation and the residual "Add & Norm" connection (section 3.1).
 //! - [`encoder`], [`decoder`]: the two stacks (section 3.1).
 //! - [`model`]: embeddings + stacks + generator: the whole forward pass.
+//! - [`incremental`]: a [`incremental::Session`] reruns only the stages a change changes.
 //! - [`decode`]: greedy generation, one token at a time.
 //! - [`tokenizer`]: words to ids and back.
 //! - [`format`]: loading a PyTorch-compatible `.safetensors` model file.
@@ -49,6 +50,7 @@ pub mod encoder;
 mod error;
 pub mod feed_forward;
 pub mod format;
+pub mod incremental;
 pub mod linear;
 pub mod model;
 pub mod norm;

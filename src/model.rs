@@ -12,7 +12,7 @@ use crate::Result;
 
 /// NaN or infinity in `m` means the weights (or edits) overflowed f32: an error, never a
 /// silent NaN downstream.
-fn finite(what: &str, m: &Mat) -> Result<()> {
+pub(crate) fn finite(what: &str, m: &Mat) -> Result<()> {
     if m.as_slice().iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
@@ -86,6 +86,14 @@ impl Model {
         Ok(trace)
     }
 
+    /// The generator alone: the decoder output `(T, d_model)` -> logits `(T, V)` (the numbers
+    /// of [`Model::forward`]'s `decoder.logits`), an error if they overflow `f32`.
+    pub fn generate(&self, output: &Mat) -> Result<Mat> {
+        let logits = Mat(self.decoder.generator.forward(output)); // (T, d_model) x (d_model, V) -> (T, V)
+        finite("the logits", &logits)?;
+        Ok(logits)
+    }
+
     /// The multi-head attention of `stack` at `layer`.
     pub fn attention(&self, stack: Stack, layer: usize) -> Result<&MultiHeadAttention> {
         let found = match stack {
@@ -96,7 +104,8 @@ impl Model {
         found.ok_or_else(|| input_err!("{stack:?} has no layer {layer}"))
     }
 
-    fn check_ids(&self, side: &str, ids: &[u32], vocab: usize) -> Result<()> {
+    /// `ids` non-empty, at most `max_len`, each below `vocab`; `side` names them in the error.
+    pub(crate) fn check_ids(&self, side: &str, ids: &[u32], vocab: usize) -> Result<()> {
         if ids.is_empty() {
             return Err(input_err!("the {side} is empty: give at least one token"));
         }

@@ -5,6 +5,13 @@
 //! by `serde-wasm-bindgen`, in which every matrix is `{rows, cols, data: Float32Array}` (row-major)
 //! rather than nested arrays. Every export returns `Result<_, JsError>`: the page shows the message.
 //!
+//! [`Lab::run`] and [`Lab::runEncoder`] are incremental (see [`crate::incremental`]): after a
+//! Q/K edit, only the stages from the edited sublayer on are recomputed, and the JS objects of
+//! the unchanged stages are the very objects an earlier result returned (treat every result as
+//! read-only). `trace.decoder.logits` and `.probs` of `run()`, `(T, V)` each and the largest
+//! part of a run, are computed when first read (enumerable getters; `JSON.stringify` and
+//! spreading read them as usual).
+//!
 //! ```js
 //! import init, { Lab } from "./pkg/attnscope.js";
 //! await init();
@@ -19,13 +26,17 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
+use js_sys::{Array, Function, Object, Reflect};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
+use crate::attention::softmax_rows;
 use crate::config::{Matrix, Override, RunOptions, Stack};
 use crate::decode::{greedy, Step};
+use crate::incremental::{Session, StagedDecoder, StagedEncoder};
 use crate::tokenizer::{split_words, Encoded};
-use crate::trace::{DecoderTrace, EncoderTrace, Mat, Trace};
+use crate::trace::{AttentionTrace, EmbeddingTrace, EncoderLayerTrace, FfnTrace, Mat, Residual, Trace};
 use crate::vectors::WordVectors;
 use crate::Model;
 
@@ -144,48 +155,22 @@ struct Translation<'a> {
     trace: &'a Trace,
 }
 
-#[derive(Serialize)]
-struct RunOut<'a> {
-    decoder_tokens: Vec<&'a str>,
-    trace: TraceRef<'a>,
-}
-
-/// A [`Trace`] by reference (serialised the same way), so a run can reuse the cached encoder
-/// trace without copying it.
-#[derive(Serialize)]
-struct TraceRef<'a> {
-    heads: usize,
-    encoder: &'a EncoderTrace,
-    decoder: &'a DecoderTrace,
-}
-
-#[derive(Serialize)]
-struct EncoderOut<'a> {
-    heads: usize,
-    encoder: &'a EncoderTrace,
-}
-
 /// How many next-token candidates each decoding step reports.
 const TOP_K: usize = 5;
 
 /// The attention lab: a model plus the current sentence, options and Q/K edits.
 #[wasm_bindgen]
 pub struct Lab {
-    model: Model,
+    model: Rc<Model>,
     source: Encoded,
     dropped: usize,
     /// Decoder input for [`Lab::run`]: `<bos>` + the translation but its last token.
     target: Vec<u32>,
     opts: RunOptions,
-    /// The last encoder run and what it depended on (see `Lab::encoder`).
-    encoded: RefCell<Option<(EncoderKey, Rc<EncoderTrace>)>>,
-}
-
-/// Everything the encoder's output depends on: the source and the encoder-side options.
-#[derive(PartialEq)]
-struct EncoderKey {
-    src: Vec<u32>,
-    opts: RunOptions,
+    /// The last run's stages, reused where the next run's inputs did not change.
+    session: RefCell<Session>,
+    /// The JavaScript objects of those stages.
+    shown: RefCell<Shown>,
 }
 
 #[wasm_bindgen]
@@ -196,8 +181,9 @@ impl Lab {
         let model = Model::from_safetensors(bytes).map_err(err)?;
         let target = alloc::vec![model.tokenizer.bos];
         Ok(Lab {
-            encoded: RefCell::new(None),
-            model,
+            session: RefCell::new(Session::new()),
+            shown: RefCell::new(Shown::default()),
+            model: Rc::new(model),
             source: Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() },
             dropped: 0,
             target,
@@ -362,21 +348,27 @@ impl Lab {
 
     /// One forward pass over the current source and decoder input (from the last
     /// [`Lab::translate`]) with the current options and edits: `{decoder_tokens, trace}`.
+    /// Incremental: only the stages whose inputs changed since the last run are recomputed,
+    /// and unchanged stages come back as the same JS objects; `trace.decoder.logits` and
+    /// `.probs` are computed when first read (see the module docs).
     pub fn run(&self) -> Result<JsValue, JsError> {
         self.need_source()?;
-        let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
-        let encoder = self.encoder()?;
-        let decoder = self.model.decode(&self.target, &encoder, &self.opts).map_err(err)?;
+        let staged =
+            self.session.borrow_mut().run(&self.model, &self.source.ids, &self.target, &self.opts).map_err(err)?;
+        let mut shown = self.shown.borrow_mut();
+        let trace = obj(&[
+            ("heads", staged.heads.into()),
+            ("encoder", shown.encoder(&staged.encoder)?),
+            ("decoder", shown.decoder(&staged.decoder, &self.model)?),
+        ])?;
         let tok = &self.model.tokenizer;
-        to_js(&RunOut {
-            decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
-            trace: TraceRef { heads, encoder: &encoder, decoder: &decoder },
-        })
+        let tokens: Vec<&str> = self.target.iter().map(|&t| tok.tgt_token(t)).collect();
+        obj(&[("decoder_tokens", to_js(&tokens)?), ("trace", trace)])
     }
 
     /// Make token ids the source and the decoder input, as [`Lab::setSource`] and
     /// [`Lab::translate`] would (source tokens are the vocabulary's words): for benchmarks and
-    /// checks that must feed the engine exactly these ids. Clears the encoder cache.
+    /// checks that must feed the engine exactly these ids.
     #[wasm_bindgen(js_name = setIds)]
     pub fn set_ids(&mut self, src: &[u32], tgt: &[u32]) -> Result<(), JsError> {
         let c = &self.model.config;
@@ -389,7 +381,6 @@ impl Lab {
         self.source = Encoded { tokens, ids: src.to_vec(), unknown: Vec::new() };
         self.dropped = 0;
         self.target = tgt.to_vec();
-        *self.encoded.borrow_mut() = None;
         Ok(())
     }
 
@@ -403,37 +394,18 @@ impl Lab {
     /// The encoder alone over the current source with the current options and edits:
     /// `{heads, encoder}` (the `trace.encoder` of [`Lab::run`]). For redrawing encoder
     /// attention while an encoder W_Q/W_K cell is dragged, without running the decoder.
+    /// Incremental like [`Lab::run`].
     #[wasm_bindgen(js_name = runEncoder)]
     pub fn run_encoder(&self) -> Result<JsValue, JsError> {
         self.need_source()?;
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
-        let encoder = self.encoder()?;
-        to_js(&EncoderOut { heads, encoder: &encoder })
+        let encoder = self.session.borrow_mut().encode(&self.model, &self.source.ids, &self.opts).map_err(err)?;
+        let encoder = self.shown.borrow_mut().encoder(&encoder)?;
+        obj(&[("heads", heads.into()), ("encoder", encoder)])
     }
 }
 
 impl Lab {
-    /// The encoder's trace for the current source and options, reused while only decoder
-    /// options or decoder Q/K edits change (a decoder-cell drag then costs one decoder pass).
-    fn encoder(&self) -> Result<Rc<EncoderTrace>, JsError> {
-        let key = EncoderKey {
-            src: self.source.ids.clone(),
-            opts: RunOptions {
-                causal_decoder: true,
-                overrides: self.opts.overrides.iter().filter(|o| o.stack == Stack::Encoder).cloned().collect(),
-                ..self.opts.clone()
-            },
-        };
-        if let Some((cached_key, trace)) = self.encoded.borrow().as_ref() {
-            if *cached_key == key {
-                return Ok(Rc::clone(trace));
-            }
-        }
-        let trace = Rc::new(self.model.encode(&self.source.ids, &self.opts).map_err(err)?);
-        *self.encoded.borrow_mut() = Some((key, Rc::clone(&trace)));
-        Ok(trace)
-    }
-
     fn need_source(&self) -> Result<(), JsError> {
         if self.source.ids.is_empty() {
             return Err(JsError::new("no sentence yet: call setSource first"));
@@ -489,6 +461,173 @@ fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
         other => return Err(JsError::new(&alloc::format!("unknown matrix {other:?}: use q or k"))),
     };
     Ok((stack, matrix))
+}
+
+/// A plain JS object with these properties, in this order.
+fn obj(fields: &[(&str, JsValue)]) -> Result<JsValue, JsError> {
+    let o = Object::new();
+    for (key, value) in fields {
+        Reflect::set(&o, &JsValue::from_str(key), value).map_err(js_err)?;
+    }
+    Ok(o.into())
+}
+
+fn js_err(e: JsValue) -> JsError {
+    JsError::new(&e.as_string().unwrap_or_else(|| String::from("a JavaScript call failed")))
+}
+
+/// One stage's JS object, kept while the stage is the same `Rc` (the session reused it).
+struct Slot<T>(Option<(Rc<T>, JsValue)>);
+
+impl<T> Default for Slot<T> {
+    fn default() -> Self {
+        Slot(None)
+    }
+}
+
+impl<T: Serialize> Slot<T> {
+    fn get(&mut self, stage: &Rc<T>) -> Result<JsValue, JsError> {
+        match &self.0 {
+            Some((seen, js)) if Rc::ptr_eq(seen, stage) => Ok(js.clone()),
+            _ => {
+                let js = to_js(&**stage)?;
+                self.0 = Some((Rc::clone(stage), js.clone()));
+                Ok(js)
+            }
+        }
+    }
+}
+
+/// The JS objects of the last results' stages, so that a run converts only recomputed stages,
+/// and the whole `encoder` / `decoder` objects when every stage in them is unchanged.
+#[derive(Default)]
+struct Shown {
+    enc_embed: Slot<EmbeddingTrace>,
+    enc_layers: Vec<Slot<EncoderLayerTrace>>,
+    memory: Slot<Mat>,
+    encoder: Option<(StagedEncoder, JsValue)>,
+    dec_embed: Slot<EmbeddingTrace>,
+    dec_layers: Vec<[Slot<Residual<AttentionTrace>>; 2]>,
+    dec_ffn: Vec<Slot<Residual<FfnTrace>>>,
+    output: Slot<Mat>,
+    decoder: Option<(StagedDecoder, JsValue)>,
+}
+
+impl Shown {
+    /// `{embed, layers, memory}`, as `EncoderTrace` serialises.
+    fn encoder(&mut self, enc: &StagedEncoder) -> Result<JsValue, JsError> {
+        if let Some((seen, js)) = &self.encoder {
+            let same = Rc::ptr_eq(&seen.embed, &enc.embed)
+                && Rc::ptr_eq(&seen.memory, &enc.memory)
+                && seen.layers.len() == enc.layers.len()
+                && seen.layers.iter().zip(&enc.layers).all(|(a, b)| Rc::ptr_eq(a, b));
+            if same {
+                return Ok(js.clone());
+            }
+        }
+        self.enc_layers.resize_with(enc.layers.len(), Slot::default);
+        let layers = Array::new();
+        for (slot, layer) in self.enc_layers.iter_mut().zip(&enc.layers) {
+            layers.push(&slot.get(layer)?);
+        }
+        let js = obj(&[
+            ("embed", self.enc_embed.get(&enc.embed)?),
+            ("layers", layers.into()),
+            ("memory", self.memory.get(&enc.memory)?),
+        ])?;
+        self.encoder = Some((enc.clone(), js.clone()));
+        Ok(js)
+    }
+
+    /// `{embed, layers, output, logits, probs}`, as `DecoderTrace` serialises, with `logits`
+    /// and `probs` as getters that run the generator on first read ([`Generated`]).
+    fn decoder(&mut self, dec: &StagedDecoder, model: &Rc<Model>) -> Result<JsValue, JsError> {
+        if let Some((seen, js)) = &self.decoder {
+            let same = Rc::ptr_eq(&seen.embed, &dec.embed)
+                && Rc::ptr_eq(&seen.output, &dec.output)
+                && seen.layers.len() == dec.layers.len()
+                && seen.layers.iter().zip(&dec.layers).all(|(a, b)| {
+                    Rc::ptr_eq(&a.self_attn, &b.self_attn)
+                        && Rc::ptr_eq(&a.cross_attn, &b.cross_attn)
+                        && Rc::ptr_eq(&a.ffn, &b.ffn)
+                });
+            if same {
+                return Ok(js.clone());
+            }
+        }
+        self.dec_layers.resize_with(dec.layers.len(), Default::default);
+        self.dec_ffn.resize_with(dec.layers.len(), Slot::default);
+        let layers = Array::new();
+        for ((slots, ffn), layer) in self.dec_layers.iter_mut().zip(self.dec_ffn.iter_mut()).zip(&dec.layers) {
+            layers.push(&obj(&[
+                ("self_attn", slots[0].get(&layer.self_attn)?),
+                ("cross_attn", slots[1].get(&layer.cross_attn)?),
+                ("ffn", ffn.get(&layer.ffn)?),
+            ])?);
+        }
+        let js = obj(&[
+            ("embed", self.dec_embed.get(&dec.embed)?),
+            ("layers", layers.into()),
+            ("output", self.output.get(&dec.output)?),
+        ])?;
+        let generated: JsValue =
+            Generated { model: Rc::clone(model), output: Some(Rc::clone(&dec.output)), made: None }.into();
+        for name in ["logits", "probs"] {
+            let method: Function = Reflect::get(&generated, &JsValue::from_str(name))
+                .map_err(js_err)?
+                .dyn_into()
+                .map_err(|_| JsError::new("Generated has no method"))?;
+            let descriptor = obj(&[
+                ("get", method.bind0(&generated).into()),
+                ("enumerable", JsValue::TRUE),
+                ("configurable", JsValue::TRUE),
+            ])?;
+            Object::define_property(
+                js.unchecked_ref::<Object>(),
+                &JsValue::from_str(name),
+                descriptor.unchecked_ref::<Object>(),
+            );
+        }
+        self.decoder = Some((dec.clone(), js.clone()));
+        Ok(js)
+    }
+}
+
+/// The generator's output of one [`Lab::run`], computed when JavaScript first reads
+/// `trace.decoder.logits` or `trace.decoder.probs` (the getters call these methods), then
+/// kept: a frame that only draws attention never pays for the `(T, V)` matrices. Not meant to
+/// be called directly.
+#[wasm_bindgen]
+pub struct Generated {
+    model: Rc<Model>,
+    /// The decoder output `(T, d_model)`, until the matrices are made.
+    output: Option<Rc<Mat>>,
+    /// `{rows, cols, data}` of the logits and the probabilities, once made.
+    made: Option<(JsValue, JsValue)>,
+}
+
+#[wasm_bindgen]
+impl Generated {
+    /// `trace.decoder.logits`, `(T, V)`.
+    pub fn logits(&mut self) -> Result<JsValue, JsError> {
+        Ok(self.make()?.0)
+    }
+
+    /// `trace.decoder.probs`: `softmax(logits)` by row, `(T, V)`.
+    pub fn probs(&mut self) -> Result<JsValue, JsError> {
+        Ok(self.make()?.1)
+    }
+
+    fn make(&mut self) -> Result<(JsValue, JsValue), JsError> {
+        if self.made.is_none() {
+            let output = self.output.as_ref().ok_or_else(|| JsError::new("the decoder output is gone"))?;
+            let logits = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
+            let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
+            self.made = Some((to_js(&logits)?, to_js(&probs)?));
+            self.output = None; // the matrices live on in JavaScript
+        }
+        self.made.clone().ok_or_else(|| JsError::new("the logits were not made"))
+    }
 }
 
 /// Real English word vectors (GloVe) for the lessons that start from raw word vectors, and

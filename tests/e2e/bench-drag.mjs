@@ -5,6 +5,8 @@
 //   BENCH_STACK=decoder_cross BENCH_MOVES=400 BENCH_PORT=8124 node tests/e2e/bench-drag.mjs
 //   ATTNSCOPE_MODEL=/path/model.safetensors ...   serve another model file as the demo model
 //   BENCH_TOKENS=64 ...    a 64-token source (the page's limit) instead of 32; BENCH_SENTENCE=...
+//   BENCH_PKG=/path/to/pkg ...   serve another wasm-bindgen build as /pkg/ (an older engine, for
+//                          a before/after run with the same page)
 //
 // Serves the page (scripts/serve.py), opens it with `?bench` and a 32-token source sentence,
 // keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
@@ -77,6 +79,14 @@ try {
     const body = fs.readFileSync(process.env.ATTNSCOPE_MODEL);
     await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
   }
+  if (process.env.BENCH_PKG) {
+    const dir = path.resolve(process.env.BENCH_PKG);
+    await page.route("**/pkg/**", (r) => {
+      const file = path.join(dir, path.basename(new URL(r.request().url()).pathname));
+      const contentType = file.endsWith(".wasm") ? "application/wasm" : "text/javascript";
+      r.fulfill({ body: fs.readFileSync(file), contentType });
+    });
+  }
   await page.goto(`${base}?bench&stack=${STACK}${process.env.BENCH_QUERY || ""}&s=${encodeURIComponent(SENTENCE)}`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
 
@@ -132,6 +142,7 @@ try {
   const result = {
     command: "node tests/e2e/bench-drag.mjs",
     sentence: SENTENCE,
+    pkg: process.env.BENCH_PKG || "pkg",
     stack: STACK,
     sourceTokens: shape.S,
     targetTokens: shape.T,

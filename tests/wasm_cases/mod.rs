@@ -286,3 +286,105 @@ fn a_copied_word_says_where_the_text_prints_it() {
         assert_eq!(String::from_utf16(&text[start..end]).unwrap(), word, "text.slice(start, end)");
     }
 }
+
+/// `JSON.stringify(v)` (getters included, as a page's export would read them).
+fn json(v: &JsValue) -> String {
+    js_sys::JSON::stringify(v).unwrap().as_string().unwrap()
+}
+
+#[wasm_bindgen_test]
+fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
+    // a lab that keeps its stages between runs, and after every change a fresh lab given the
+    // same sentence, decoder input, options and edits: their results must be identical
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let mut seed = 12345u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 33) % n) as usize
+    };
+    let mut options: Vec<(&str, bool)> =
+        vec![("scale", true), ("causalDecoder", true), ("causalEncoder", false), ("positional", true)];
+    let mut edits: Vec<(&str, usize, &str, Vec<f32>)> = Vec::new(); // (stack, head, matrix, block); layer 0
+    let mut heads = 2u32;
+    let heads_js = |n: u32| {
+        let o = js_sys::Object::new();
+        Reflect::set(&o, &"heads".into(), &n.into()).unwrap();
+        JsValue::from(o)
+    };
+    for step in 0..40 {
+        match next(8) {
+            0..=3 => {
+                let stack = ["encoder", "decoder_self", "decoder_cross"][next(3)];
+                let (head, m) = (next(heads as u64), ["q", "k"][next(2)]);
+                let mut block = mat(&lab.block(stack, 0, head, m).unwrap(), "").2;
+                let i = next(block.len() as u64);
+                block[i] += 0.5 - next(100) as f32 / 50.0;
+                lab.set_block(stack, 0, head, m, &block).unwrap();
+                edits.retain(|e| !(e.0 == stack && e.1 == head && e.2 == m));
+                edits.push((stack, head, m, block));
+            }
+            4 => {
+                let k = next(4);
+                options[k].1 = !options[k].1;
+                lab.set_options(js_options(&options[k..k + 1])).unwrap();
+            }
+            5 => {
+                let h = [1u32, 2, 4][next(3)];
+                if h != heads {
+                    edits.clear();
+                }
+                heads = h;
+                lab.set_options(heads_js(h)).unwrap();
+            }
+            6 => {
+                lab.reset_blocks().unwrap();
+                edits.clear();
+            }
+            _ => {
+                let words = ["w4 w5 w6 w7 w8", "w9 w8 w7", "w5 w5 w6 w4 w9 w8"];
+                lab.set_source(words[next(3)]).unwrap();
+                lab.translate().unwrap();
+            }
+        }
+        if step % 4 == 3 {
+            // the encoder alone, as the page asks while an encoder cell is dragged
+            let encoder = lab.run_encoder().unwrap();
+            assert_eq!(num(&encoder, "heads") as u32, heads);
+        }
+        let out = lab.run().unwrap();
+        let src: Vec<u32> = js_sys::Uint32Array::new(&get(&out, "trace.encoder.embed.ids")).to_vec();
+        let tgt: Vec<u32> = js_sys::Uint32Array::new(&get(&out, "trace.decoder.embed.ids")).to_vec();
+        let mut fresh = Lab::new(MODEL).unwrap();
+        fresh.set_options(heads_js(heads)).unwrap();
+        fresh.set_options(js_options(&options)).unwrap();
+        for (stack, head, m, block) in &edits {
+            fresh.set_block(stack, 0, *head, m, block).unwrap();
+        }
+        fresh.set_ids(&src, &tgt).unwrap();
+        let reference = fresh.run().unwrap();
+        assert_eq!(json(&get(&out, "trace")), json(&get(&reference, "trace")), "after step {step}");
+        assert_eq!(mat(&out, "trace.decoder.probs").0, tgt.len(), "probs is read on demand");
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_decoder_edit_returns_the_same_encoder_object_and_the_logits_on_demand() {
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let a = lab.run().unwrap();
+    let mut block = mat(&lab.block("decoder_cross", 0, 1, "q").unwrap(), "").2;
+    block[0] += 1.0;
+    lab.set_block("decoder_cross", 0, 1, "q", &block).unwrap();
+    let b = lab.run().unwrap();
+    assert!(js_sys::Object::is(&get(&a, "trace.encoder"), &get(&b, "trace.encoder")), "the encoder is reused");
+    let self_attn = "trace.decoder.layers.0.self_attn";
+    assert!(js_sys::Object::is(&get(&a, self_attn), &get(&b, self_attn)), "so is the self-attention before the edit");
+    assert_ne!(mat(&a, "trace.decoder.logits").2, mat(&b, "trace.decoder.logits").2);
+    let (t, v, probs) = mat(&b, "trace.decoder.probs");
+    for row in probs.chunks(v) {
+        assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+    assert_eq!(t, js_sys::Uint32Array::new(&get(&b, "trace.decoder.embed.ids")).length() as usize);
+    assert!(js_sys::Object::is(&get(&b, "trace.decoder.probs"), &get(&b, "trace.decoder.probs")), "made once");
+}

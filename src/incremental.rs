@@ -1,0 +1,288 @@
+//! Incremental forward passes: recompute only what a change changes.
+//!
+//! A page that lets the reader drag one cell of a `W_Q`/`W_K` block reruns the model every
+//! animation frame with one thing different. A [`Session`] keeps the last run, cut into
+//! stages, and on the next run recomputes a stage only when its own inputs changed or a stage
+//! it reads was recomputed:
+//!
+//! | stage | recomputed when |
+//! |---|---|
+//! | encoder embeddings | the source ids or `positional` changed |
+//! | encoder layer `l` | layer `l - 1` (or the embeddings) was recomputed, or `h`, `scale`, `causal_encoder` or layer `l`'s encoder edits changed |
+//! | memory (final norm) | any encoder layer was recomputed |
+//! | decoder embeddings | the target ids or `positional` changed |
+//! | self-attention of decoder layer `l` | the sublayer before it was recomputed, or `h`, `scale`, `causal_decoder` or its edits changed |
+//! | cross-attention of decoder layer `l` | the self-attention before it was recomputed, the memory is not the one it read, or `h`, `scale` or its edits changed |
+//! | feed-forward of decoder layer `l`, output (final norm) | the sublayer before it was recomputed |
+//!
+//! So a cross-attention edit in the last decoder layer reruns that sublayer, the feed-forward
+//! after it and the final norm, and nothing of the encoder. Nothing is invalidated by hand: a
+//! run compares each stage's inputs (ids, options, the edits aimed at it, bit for bit) with the
+//! ones it was computed from, so any sequence of changes to the source, target, options and
+//! edits is handled. Every stage is computed by the same function the full pass uses
+//! ([`crate::encoder::EncoderLayer::forward`], [`crate::decoder::DecoderLayer::self_attention`],
+//! ...), so an incremental run equals [`crate::Model::forward`] exactly, bit for bit
+//! (`tests/incremental.rs` checks this over random sequences of changes).
+//!
+//! Stages are shared through [`Rc`]: a stage reused from the last run is the same `Rc` (a
+//! caller that converts stages, such as the JavaScript bindings, can keep its conversion of a
+//! stage while `Rc::ptr_eq` says it is unchanged). The generator's `(T, V)` logits and
+//! probabilities, the largest and often unneeded part of a run, are not computed by a run:
+//! [`StagedDecoder::logits`] computes them on request from the decoder output.
+
+use alloc::rc::Rc;
+use alloc::vec::Vec;
+use nalgebra::DMatrix;
+
+use crate::attention::softmax_rows;
+use crate::config::{Override, RunOptions, Stack};
+use crate::encoder::overrides;
+use crate::model::finite;
+use crate::trace::{
+    AttentionTrace, DecoderLayerTrace, DecoderTrace, EmbeddingTrace, EncoderLayerTrace, EncoderTrace, FfnTrace, Mat,
+    Residual, Trace,
+};
+use crate::{Model, Result};
+
+/// The encoder's part of a run, stage by stage (the fields of [`EncoderTrace`]).
+#[derive(Debug, Clone)]
+pub struct StagedEncoder {
+    /// Source embeddings, `(S, d_model)` each.
+    pub embed: Rc<EmbeddingTrace>,
+    /// One entry per encoder layer.
+    pub layers: Vec<Rc<EncoderLayerTrace>>,
+    /// The memory `(S, d_model)`.
+    pub memory: Rc<Mat>,
+}
+
+/// One decoder layer, sublayer by sublayer (the fields of [`DecoderLayerTrace`]).
+#[derive(Debug, Clone)]
+pub struct StagedDecoderLayer {
+    /// Masked self-attention, `(T, T)` weights per head.
+    pub self_attn: Rc<Residual<AttentionTrace>>,
+    /// Cross-attention, `(T, S)` weights per head.
+    pub cross_attn: Rc<Residual<AttentionTrace>>,
+    /// Feed-forward.
+    pub ffn: Rc<Residual<FfnTrace>>,
+}
+
+/// The decoder's part of a run up to its final norm (the generator runs on request).
+#[derive(Debug, Clone)]
+pub struct StagedDecoder {
+    /// Target embeddings, `(T, d_model)` each.
+    pub embed: Rc<EmbeddingTrace>,
+    /// One entry per decoder layer.
+    pub layers: Vec<StagedDecoderLayer>,
+    /// Last layer output after the decoder's final LayerNorm, `(T, d_model)`.
+    pub output: Rc<Mat>,
+}
+
+/// A whole run, stage by stage: [`Trace`] without the generator's `(T, V)` matrices.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    /// Heads `h` used in this run.
+    pub heads: usize,
+    /// The encoder.
+    pub encoder: StagedEncoder,
+    /// The decoder.
+    pub decoder: StagedDecoder,
+}
+
+impl StagedEncoder {
+    /// The plain [`EncoderTrace`] (a copy of every stage).
+    pub fn to_trace(&self) -> EncoderTrace {
+        EncoderTrace {
+            embed: (*self.embed).clone(),
+            layers: self.layers.iter().map(|l| (**l).clone()).collect(),
+            memory: (*self.memory).clone(),
+        }
+    }
+}
+
+impl StagedDecoder {
+    /// The generator over the decoder output: logits `(T, V)`, the same numbers as
+    /// [`DecoderTrace::logits`] of a full pass. An error if they overflow `f32`.
+    pub fn logits(&self, model: &Model) -> Result<Mat> {
+        model.generate(&self.output) // (T, d_model) -> (T, V)
+    }
+
+    /// The plain [`DecoderTrace`]: a copy of every stage, plus the logits and probabilities
+    /// `(T, V)` computed now.
+    pub fn to_trace(&self, model: &Model) -> Result<DecoderTrace> {
+        let logits = self.logits(model)?;
+        let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
+        Ok(DecoderTrace {
+            embed: (*self.embed).clone(),
+            layers: self
+                .layers
+                .iter()
+                .map(|l| DecoderLayerTrace {
+                    self_attn: (*l.self_attn).clone(),
+                    cross_attn: (*l.cross_attn).clone(),
+                    ffn: (*l.ffn).clone(),
+                })
+                .collect(),
+            output: (*self.output).clone(),
+            logits,
+            probs,
+        })
+    }
+}
+
+impl Staged {
+    /// The plain [`Trace`], equal to [`Model::forward`]'s for the same inputs.
+    pub fn to_trace(&self, model: &Model) -> Result<Trace> {
+        Ok(Trace { heads: self.heads, encoder: self.encoder.to_trace(), decoder: self.decoder.to_trace(model)? })
+    }
+}
+
+/// What a stage was computed from, besides the stage before it: ids for the embeddings, the
+/// options it reads and the edits aimed at it (compared bit for bit: `-0.0` is not `0.0`).
+#[derive(Debug, Clone, Default)]
+struct Key {
+    ids: Vec<u32>,
+    h: usize,
+    scale: bool,
+    causal: bool,
+    positional: bool,
+    edits: Vec<Override>,
+    /// The memory a cross-attention read (the same `Rc`, not equal values: a stage computed
+    /// from another memory is stale even when [`Session::encode`] has cached the new one since).
+    memory: Option<Rc<Mat>>,
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        let same_edit = |a: &Override, b: &Override| {
+            (a.stack, a.layer, a.head, a.matrix) == (b.stack, b.layer, b.head, b.matrix)
+                && a.block.shape() == b.block.shape()
+                && a.block.iter().zip(b.block.iter()).all(|(x, y)| x.to_bits() == y.to_bits())
+        };
+        (&self.ids, self.h, self.scale, self.causal, self.positional)
+            == (&other.ids, other.h, other.scale, other.causal, other.positional)
+            && self.edits.len() == other.edits.len()
+            && self.edits.iter().zip(&other.edits).all(|(a, b)| same_edit(a, b))
+            && match (&self.memory, &other.memory) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
+}
+
+/// A cached stage and what it was computed from.
+type Slot<T> = Option<(Key, Rc<T>)>;
+
+/// The stage in `slot` if it was computed from `key` and nothing before it was recomputed
+/// (`*dirty` false); else `compute()` it, store it, and set `*dirty`.
+fn stage<T>(slot: &mut Slot<T>, key: Key, dirty: &mut bool, compute: impl FnOnce() -> T) -> Rc<T> {
+    if !*dirty {
+        if let Some((k, value)) = slot {
+            if *k == key {
+                return Rc::clone(value);
+            }
+        }
+    }
+    *dirty = true;
+    let value = Rc::new(compute());
+    *slot = Some((key, Rc::clone(&value)));
+    value
+}
+
+/// One decoder layer's cached sublayers.
+#[derive(Debug, Default)]
+struct DecoderSlots {
+    self_attn: Slot<Residual<AttentionTrace>>,
+    cross_attn: Slot<Residual<AttentionTrace>>,
+    ffn: Slot<Residual<FfnTrace>>,
+}
+
+/// The last run's stages, reused by the next run where its inputs did not change (see the
+/// module docs). One session serves one model: give every call the same [`Model`].
+#[derive(Debug, Default)]
+pub struct Session {
+    enc_embed: Slot<EmbeddingTrace>,
+    enc_layers: Vec<Slot<EncoderLayerTrace>>,
+    memory: Slot<Mat>,
+    dec_embed: Slot<EmbeddingTrace>,
+    dec_layers: Vec<DecoderSlots>,
+    output: Slot<Mat>,
+}
+
+impl Session {
+    /// An empty session: the first run computes everything.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The encoder over source ids `(S)`, reusing what the last run computed with the same
+    /// inputs. Checks like [`Model::encode`]; an error leaves the session usable.
+    pub fn encode(&mut self, model: &Model, src: &[u32], opts: &RunOptions) -> Result<StagedEncoder> {
+        let h = opts.heads_for(&model.config)?;
+        opts.validate(&model.config)?;
+        model.check_ids("source", src, model.config.src_vocab.len())?;
+        let enc = &model.encoder;
+        let mut dirty = false;
+        let key = Key { ids: src.to_vec(), positional: opts.positional, ..Key::default() };
+        let embed = stage(&mut self.enc_embed, key, &mut dirty, || enc.embed.forward(src, opts.positional));
+        self.enc_layers.resize_with(enc.layers.len(), || None);
+        let mut layers: Vec<Rc<EncoderLayerTrace>> = Vec::with_capacity(enc.layers.len());
+        for (l, (layer, slot)) in enc.layers.iter().zip(self.enc_layers.iter_mut()).enumerate() {
+            let x: &DMatrix<f32> = match layers.last() {
+                Some(before) => before.ffn.output(),
+                None => &embed.input,
+            }; // (S, d_model)
+            let edits = overrides(opts, Stack::Encoder, l);
+            let key = Key { h, scale: opts.scale, causal: opts.causal_encoder, edits: owned(&edits), ..Key::default() };
+            let trace = stage(slot, key, &mut dirty, || layer.forward(x, h, opts, enc.norm_first, &edits));
+            layers.push(trace);
+        }
+        let last: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output());
+        let memory = stage(&mut self.memory, Key::default(), &mut dirty, || Mat(enc.norm.forward(last))); // (S, d_model)
+        finite("the encoder memory", &memory)?;
+        Ok(StagedEncoder { embed, layers, memory })
+    }
+
+    /// The whole run over source ids `(S)` and decoder input ids `(T)`, reusing every stage
+    /// whose inputs did not change: [`Model::forward`]'s trace, stage by stage, without the
+    /// generator (see [`StagedDecoder::logits`]). Checks like [`Model::forward`], except that
+    /// the overflow check looks at the decoder output instead of the logits.
+    pub fn run(&mut self, model: &Model, src: &[u32], tgt: &[u32], opts: &RunOptions) -> Result<Staged> {
+        let h = opts.heads_for(&model.config)?;
+        model.check_ids("target", tgt, model.config.tgt_vocab.len())?;
+        let encoder = self.encode(model, src, opts)?;
+        let dec = &model.decoder;
+        let nf = dec.norm_first;
+        let mut dirty = false;
+        let key = Key { ids: tgt.to_vec(), positional: opts.positional, ..Key::default() };
+        let embed = stage(&mut self.dec_embed, key, &mut dirty, || dec.embed.forward(tgt, opts.positional));
+        self.dec_layers.resize_with(dec.layers.len(), DecoderSlots::default);
+        let mut layers: Vec<StagedDecoderLayer> = Vec::with_capacity(dec.layers.len());
+        for (l, (layer, slots)) in dec.layers.iter().zip(self.dec_layers.iter_mut()).enumerate() {
+            let y: &DMatrix<f32> = match layers.last() {
+                Some(before) => before.ffn.output(),
+                None => &embed.input,
+            }; // (T, d_model)
+            let edits = overrides(opts, Stack::DecoderSelf, l);
+            let key = Key { h, scale: opts.scale, causal: opts.causal_decoder, edits: owned(&edits), ..Key::default() };
+            let self_attn =
+                stage(&mut slots.self_attn, key, &mut dirty, || layer.self_attention(y, h, opts, nf, &edits));
+            let edits = overrides(opts, Stack::DecoderCross, l);
+            let memory = Some(Rc::clone(&encoder.memory));
+            let key = Key { h, scale: opts.scale, edits: owned(&edits), memory, ..Key::default() };
+            let cross_attn = stage(&mut slots.cross_attn, key, &mut dirty, || {
+                layer.cross_attention(self_attn.output(), &encoder.memory.0, h, opts, nf, &edits)
+            });
+            let ffn = stage(&mut slots.ffn, Key::default(), &mut dirty, || layer.feed_forward(cross_attn.output(), nf));
+            layers.push(StagedDecoderLayer { self_attn, cross_attn, ffn });
+        }
+        let y: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output()); // (T, d_model)
+        let output = stage(&mut self.output, Key::default(), &mut dirty, || Mat(dec.norm.forward(y))); // (T, d_model)
+        finite("the decoder output", &output)?;
+        Ok(Staged { heads: h, encoder, decoder: StagedDecoder { embed, layers, output } })
+    }
+}
+
+fn owned(edits: &[&Override]) -> Vec<Override> {
+    edits.iter().map(|&o| o.clone()).collect()
+}

@@ -1,0 +1,285 @@
+//! An incremental run ([`Session`]) equals a full recompute ([`Model::forward`]) exactly, bit
+//! for bit, after any sequence of changes of the kinds a page makes: Q/K edits (new blocks,
+//! one-cell drags, the same block again, `0.0` to `-0.0`), head counts (which clear the edits,
+//! as `Lab.setOptions` does), option flags, new source and target ids, and resets. Also: what
+//! an edit leaves unchanged is reused, not recomputed.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/random_model.rs"]
+mod random_model;
+
+use std::rc::Rc;
+
+use attnscope::incremental::Session;
+use attnscope::{Mat, Model, Override, QkMatrix, RunOptions, Stack};
+use proptest::prelude::*;
+use random_model::{Rng, Spec};
+
+const MAX_LEN: usize = 6;
+
+/// A random small spec (1-2 layers per stack, every positional kind, both norm placements).
+fn spec() -> impl Strategy<Value = Spec> {
+    (
+        (1usize..=3, 1usize..=3, 1usize..=2, 1usize..=2, 1usize..=6),
+        (5usize..=9, 5usize..=9, 0usize..3, any::<bool>(), any::<bool>()),
+    )
+        .prop_map(|((nhead, d_k, enc, dec, d_ff), (sv, tv, pos, relu, norm_first))| Spec {
+            d_model: nhead * d_k,
+            nhead,
+            enc_layers: enc,
+            dec_layers: dec,
+            d_ff,
+            src_vocab: sv,
+            tgt_vocab: tv,
+            max_len: MAX_LEN,
+            positional: ["sinusoidal", "learned", "none"][pos],
+            activation: if relu { "relu" } else { "gelu" },
+            norm_first,
+            scale_embedding: true,
+        })
+}
+
+/// What a page does between two runs; the payload picks the details (layer, head, values...)
+/// against the current state.
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    /// A new random block.
+    NewBlock(u64),
+    /// One cell of an edited (or trained) block changed, as a drag does: to a random value,
+    /// to `0.0` or to `-0.0`.
+    Drag(u64),
+    /// An edit set again to the values it has.
+    SameBlock(u64),
+    /// Another head count (clears the edits when it changes).
+    Heads(u64),
+    /// Flip one of scale, causal decoder, causal encoder, positional.
+    Toggle(u64),
+    /// New source ids.
+    Source(u64),
+    /// New target ids.
+    Target(u64),
+    /// Drop every edit.
+    Reset,
+    /// Nothing changes.
+    Again,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => any::<u64>().prop_map(Op::NewBlock),
+        4 => any::<u64>().prop_map(Op::Drag),
+        1 => any::<u64>().prop_map(Op::SameBlock),
+        1 => any::<u64>().prop_map(Op::Heads),
+        2 => any::<u64>().prop_map(Op::Toggle),
+        1 => any::<u64>().prop_map(Op::Source),
+        1 => any::<u64>().prop_map(Op::Target),
+        1 => Just(Op::Reset),
+        1 => Just(Op::Again),
+    ]
+}
+
+/// The state a page holds in its `Lab`.
+struct State {
+    src: Vec<u32>,
+    tgt: Vec<u32>,
+    opts: RunOptions,
+}
+
+fn ids(rng: &mut Rng, vocab: usize) -> Vec<u32> {
+    (0..1 + rng.below(MAX_LEN)).map(|_| rng.below(vocab) as u32).collect()
+}
+
+/// Put `block` in force for its (stack, layer, head, matrix), replacing an earlier edit of it
+/// (as `Lab.setBlock` does).
+fn set(opts: &mut RunOptions, edit: Override) {
+    opts.overrides.retain(|o| {
+        !(o.stack == edit.stack && o.layer == edit.layer && o.head == edit.head && o.matrix == edit.matrix)
+    });
+    opts.overrides.push(edit);
+}
+
+/// A random target block: (stack, layer, head, matrix) under the current head count.
+fn target(rng: &mut Rng, model: &Model, h: usize) -> (Stack, usize, usize, QkMatrix) {
+    let stack = [Stack::Encoder, Stack::DecoderSelf, Stack::DecoderCross][rng.below(3)];
+    let layers = match stack {
+        Stack::Encoder => model.config.num_encoder_layers,
+        _ => model.config.num_decoder_layers,
+    };
+    let matrix = if rng.below(2) == 0 { QkMatrix::Q } else { QkMatrix::K };
+    (stack, rng.below(layers), rng.below(h), matrix)
+}
+
+fn apply(op: Op, state: &mut State, model: &Model) {
+    let c = &model.config;
+    let h = state.opts.heads_for(c).unwrap();
+    let d_k = c.d_model / h;
+    match op {
+        Op::NewBlock(seed) => {
+            let mut rng = Rng::new(seed);
+            let (stack, layer, head, matrix) = target(&mut rng, model, h);
+            let values: Vec<f32> = (0..d_k * c.d_model).map(|_| rng.uniform(2.0)).collect();
+            set(
+                &mut state.opts,
+                Override { stack, layer, head, matrix, block: Mat::from_rows(d_k, c.d_model, &values) },
+            );
+        }
+        Op::Drag(seed) => {
+            let mut rng = Rng::new(seed);
+            // mostly a block already edited (a drag goes on), else a trained one
+            let (stack, layer, head, matrix) = match state.opts.overrides.len() {
+                n if n > 0 && rng.below(4) > 0 => {
+                    let o = &state.opts.overrides[rng.below(n)];
+                    (o.stack, o.layer, o.head, o.matrix)
+                }
+                _ => target(&mut rng, model, h),
+            };
+            let mut block = match state
+                .opts
+                .overrides
+                .iter()
+                .find(|o| (o.stack, o.layer, o.head, o.matrix) == (stack, layer, head, matrix))
+            {
+                Some(o) => o.block.clone(),
+                None => Mat(model.attention(stack, layer).unwrap().block(matrix, head, d_k)),
+            };
+            let (i, j) = (rng.below(d_k), rng.below(c.d_model));
+            block[(i, j)] = match rng.below(4) {
+                0 => 0.0,
+                1 => -0.0,
+                _ => rng.uniform(3.0),
+            };
+            set(&mut state.opts, Override { stack, layer, head, matrix, block });
+        }
+        Op::SameBlock(seed) => {
+            if !state.opts.overrides.is_empty() {
+                let mut rng = Rng::new(seed);
+                let o = state.opts.overrides[rng.below(state.opts.overrides.len())].clone();
+                set(&mut state.opts, o);
+            }
+        }
+        Op::Heads(seed) => {
+            let choices = c.head_choices();
+            let next = choices[Rng::new(seed).below(choices.len())];
+            if Some(next) != state.opts.heads {
+                state.opts.overrides.clear();
+            }
+            state.opts.heads = Some(next);
+        }
+        Op::Toggle(seed) => match seed % 4 {
+            0 => state.opts.scale = !state.opts.scale,
+            1 => state.opts.causal_decoder = !state.opts.causal_decoder,
+            2 => state.opts.causal_encoder = !state.opts.causal_encoder,
+            _ => state.opts.positional = !state.opts.positional,
+        },
+        Op::Source(seed) => state.src = ids(&mut Rng::new(seed), c.src_vocab.len()),
+        Op::Target(seed) => state.tgt = ids(&mut Rng::new(seed), c.tgt_vocab.len()),
+        Op::Reset => state.opts.overrides.clear(),
+        Op::Again => {}
+    }
+}
+
+/// `Debug` prints `-0.0` and `0.0` apart: equal strings are equal bits (no NaN is ever made).
+fn bits<T: std::fmt::Debug>(x: &T) -> String {
+    format!("{x:?}")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn an_incremental_run_equals_a_full_recompute_after_any_changes(
+        spec in spec(),
+        seed in any::<u64>(),
+        ops in prop::collection::vec(op(), 1..24),
+    ) {
+        let (model, _) = spec.model(seed);
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        let mut state = State {
+            src: ids(&mut rng, spec.src_vocab),
+            tgt: ids(&mut rng, spec.tgt_vocab),
+            opts: RunOptions::default(),
+        };
+        let mut session = Session::new();
+        for (i, &op) in ops.iter().enumerate() {
+            apply(op, &mut state, &model);
+            // now and then only the encoder, as a page does while an encoder cell is dragged
+            if i % 3 == 2 {
+                let enc = session.encode(&model, &state.src, &state.opts).unwrap();
+                let full = model.encode(&state.src, &state.opts).unwrap();
+                prop_assert_eq!(bits(&enc.to_trace()), bits(&full), "encoder after op {} {:?}", i, op);
+            }
+            let staged = session.run(&model, &state.src, &state.tgt, &state.opts).unwrap();
+            let full = model.forward(&state.src, &state.tgt, &state.opts).unwrap();
+            prop_assert_eq!(bits(&staged.to_trace(&model).unwrap()), bits(&full), "after op {} {:?}", i, op);
+        }
+    }
+}
+
+/// The demo's shape in small: 2 + 2 layers, 2 heads.
+fn two_by_two() -> (Model, Vec<u32>, Vec<u32>) {
+    let spec = Spec { enc_layers: 2, dec_layers: 2, nhead: 2, d_model: 8, max_len: 8, ..Spec::small() };
+    let (model, _) = spec.model(7);
+    (model, vec![4, 5, 6, 7], vec![1, 4, 5])
+}
+
+fn edit(model: &Model, stack: Stack, layer: usize, value: f32) -> Override {
+    let d_k = model.config.d_model / model.config.nhead;
+    let mut block = Mat(model.attention(stack, layer).unwrap().block(QkMatrix::Q, 1, d_k));
+    block[(0, 0)] = value;
+    Override { stack, layer, head: 1, matrix: QkMatrix::Q, block }
+}
+
+#[test]
+fn a_cross_attention_edit_in_the_last_layer_reuses_the_encoder_and_everything_before_it() {
+    let (model, src, tgt) = two_by_two();
+    let mut session = Session::new();
+    let mut opts = RunOptions::default();
+    let a = session.run(&model, &src, &tgt, &opts).unwrap();
+    opts.overrides.push(edit(&model, Stack::DecoderCross, 1, 3.0));
+    let b = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert!(Rc::ptr_eq(&a.encoder.embed, &b.encoder.embed));
+    assert!(a.encoder.layers.iter().zip(&b.encoder.layers).all(|(x, y)| Rc::ptr_eq(x, y)));
+    assert!(Rc::ptr_eq(&a.encoder.memory, &b.encoder.memory));
+    assert!(Rc::ptr_eq(&a.decoder.embed, &b.decoder.embed));
+    let (la, lb) = (&a.decoder.layers, &b.decoder.layers);
+    assert!(Rc::ptr_eq(&la[0].self_attn, &lb[0].self_attn));
+    assert!(Rc::ptr_eq(&la[0].cross_attn, &lb[0].cross_attn));
+    assert!(Rc::ptr_eq(&la[0].ffn, &lb[0].ffn));
+    assert!(Rc::ptr_eq(&la[1].self_attn, &lb[1].self_attn));
+    assert!(!Rc::ptr_eq(&la[1].cross_attn, &lb[1].cross_attn));
+    assert!(!Rc::ptr_eq(&la[1].ffn, &lb[1].ffn));
+    assert!(!Rc::ptr_eq(&a.decoder.output, &b.decoder.output));
+    assert_ne!(a.decoder.output, b.decoder.output);
+    // the same edit again: nothing is recomputed
+    let c = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert!(Rc::ptr_eq(&b.decoder.output, &c.decoder.output));
+}
+
+#[test]
+fn an_encoder_edit_in_layer_1_reuses_layer_0_and_reruns_every_cross_attention() {
+    let (model, src, tgt) = two_by_two();
+    let mut session = Session::new();
+    let mut opts = RunOptions::default();
+    let a = session.run(&model, &src, &tgt, &opts).unwrap();
+    opts.overrides.push(edit(&model, Stack::Encoder, 1, -2.0));
+    let b = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert!(Rc::ptr_eq(&a.encoder.layers[0], &b.encoder.layers[0]));
+    assert!(!Rc::ptr_eq(&a.encoder.layers[1], &b.encoder.layers[1]));
+    assert!(!Rc::ptr_eq(&a.encoder.memory, &b.encoder.memory));
+    // the decoder's self-attention does not read the memory; its cross-attention does
+    assert!(Rc::ptr_eq(&a.decoder.layers[0].self_attn, &b.decoder.layers[0].self_attn));
+    assert!(!Rc::ptr_eq(&a.decoder.layers[0].cross_attn, &b.decoder.layers[0].cross_attn));
+}
+
+#[test]
+fn an_error_leaves_the_session_usable() {
+    let (model, src, tgt) = two_by_two();
+    let mut session = Session::new();
+    let opts = RunOptions::default();
+    assert!(session.run(&model, &src, &[99], &opts).is_err());
+    assert!(session.run(&model, &[], &tgt, &opts).is_err());
+    let bad = RunOptions { heads: Some(3), ..RunOptions::default() };
+    assert!(session.run(&model, &src, &tgt, &bad).is_err());
+    let staged = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert_eq!(staged.to_trace(&model).unwrap(), model.forward(&src, &tgt, &opts).unwrap());
+}
