@@ -311,15 +311,17 @@ test("the Embed this dialog measures the panel in a live preview: its iframe sni
   await expect(dialog.getByText(/^The iframe snippet is \d+ px tall/)).toBeVisible({ timeout: 30_000 });
   const code = await dialog.getByRole("textbox", { name: /^As an iframe/ }).inputValue();
   const height = Number(code.match(/ height="(\d+)"/)[1]);
-  const preview = dialog.locator("iframe.embed-preview");
-  await expect(preview).toHaveAttribute("height", String(height));
+  await expect(dialog.locator(".embed-preview .ap")).toHaveAttribute("data-ready", "1");
   await shot(page, testInfo, "embed-dialog-preview");
-  // pasted as is into a page 720 px wide, with no script of its own: nothing is cut off
+  // pasted as is into a page whose column is 720 px wide, with no script of its own: nothing is cut off
   await serveFiles(page, {
-    "/examples/__bare.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title></head><body style="margin:0;width:720px">${code}</body></html>`,
+    "/examples/__bare.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title></head><body>${code}</body></html>`,
   });
+  await page.setViewportSize({ width: 736, height: 900 }); // body margins 8 px: the iframe is 720 px wide
   await page.goto("/examples/__bare.html");
-  const frame = page.frames().find((f) => f.url().includes("embed=1"));
+  const frameOf = () => page.frames().find((f) => f.url().includes("embed=1"));
+  await expect.poll(() => !!frameOf(), { timeout: 30_000 }).toBe(true);
+  const frame = frameOf();
   await expect.poll(() => frame.evaluate(() => document.body.dataset.ready), { timeout: 30_000 }).toBe("1");
   await page.waitForTimeout(300);
   const content = await frame.evaluate(() => document.documentElement.scrollHeight);

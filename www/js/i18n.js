@@ -217,6 +217,9 @@ const en = {
   "embed.snippetIframe": "iframe snippet",
   "embed.snippetElement": "element snippet",
   "embed.snippetResize": "resize script",
+  "embed.preview": "Preview",
+  "embed.measuring": "Measuring the panel's height…",
+  "embed.measured": "The iframe snippet is {h} px tall: the height of this preview at {w} px wide, so it fits without any script. In a narrower column, add the resize script below or raise the height.",
 
   "panel.heatmap": "Attention heatmap",
   "panel.weighted": "Weighted average",
@@ -437,6 +440,9 @@ const ko = {
   "embed.snippetIframe": "iframe 코드",
   "embed.snippetElement": "요소 코드",
   "embed.snippetResize": "높이 맞춤 스크립트",
+  "embed.preview": "미리 보기",
+  "embed.measuring": "패널 높이를 재는 중…",
+  "embed.measured": "iframe 코드의 높이는 {h}px입니다. 이 미리 보기를 {w}px 너비에서 잰 높이라서 스크립트 없이도 잘리지 않습니다. 더 좁은 칸에 넣을 때는 아래의 높이 맞춤 스크립트를 더하거나 높이를 늘리세요.",
 
   "panel.heatmap": "어텐션 히트맵",
   "panel.weighted": "가중평균",

@@ -6,7 +6,7 @@
 
 import * as S from "./state.js";
 import { pageHref } from "./runtime.js";
-import { PANELS, CONTROLS, STATE_ATTRS, parseControls } from "./panel.js";
+import { PANELS, CONTROLS, STATE_ATTRS, parseControls, mountPanel } from "./panel.js";
 import { el } from "./dom.js";
 
 /** The parent page's listener that sizes attnscope iframes to their content (six lines). */
@@ -17,8 +17,10 @@ export const RESIZE_SNIPPET = `addEventListener("message", (e) => {
 });
 for (const f of document.querySelectorAll("iframe")) f.contentWindow?.postMessage({ type: "attnscope:size?" }, "*");`;
 
-// a first height for the iframe, before it tells its own
+// a first height for the iframe, until the dialog's preview has measured the panel
 const FRAME_HEIGHT = { heatmap: 640, weighted: 620, decoding: 680, qk: 980, order: 720 };
+// the width at which the dialog's preview measures a panel (a course-notes column)
+const PREVIEW_WIDTH = 720;
 
 /** The site root: the folder above js/ (the single-file build is one page: its own URL). */
 function siteBase() {
@@ -39,13 +41,21 @@ function viewParams(state, lang) {
   return new URLSearchParams(S.toQuery(S.update(state, { lang, pair: false })));
 }
 
-/** `<iframe sandbox="allow-scripts" src=".../index.html?embed=1&panel=...">` for the view. */
-export function iframeSnippet(state, { panel, controls, lang, title }) {
+/** The embed-mode URL of the view (index.html?embed=1&panel=...). */
+function iframeSrc(state, { panel, controls, lang }) {
   const head = `embed=1&panel=${panel}&controls=${controls.join(",")}`;
   const rest = viewParams(state, lang).toString();
   const src = new URL(pageHref("lab"), siteBase());
   src.search = `?${head}${rest ? `&${rest}` : ""}`;
-  return `<iframe sandbox="allow-scripts" src="${attr(src.href)}" title="${attr(title)}" width="100%" height="${FRAME_HEIGHT[panel]}" loading="lazy"></iframe>`;
+  return src.href;
+}
+
+/**
+ * `<iframe sandbox="allow-scripts" src=".../index.html?embed=1&panel=...">` for the view, `height`
+ * px tall (measured by the dialog's preview; a first guess per panel otherwise).
+ */
+export function iframeSnippet(state, { panel, controls, lang, title, height }) {
+  return `<iframe sandbox="allow-scripts" src="${attr(iframeSrc(state, { panel, controls, lang }))}" title="${attr(title)}" width="100%" height="${Math.ceil(height || FRAME_HEIGHT[panel])}" loading="lazy"></iframe>`;
 }
 
 /** The script tag and the <attnscope-panel> element for the view. */
@@ -120,6 +130,7 @@ export function setupShare({ getState, getLang, t }) {
 let dialog = null;
 let choice = { panel: "heatmap", controls: null };
 
+
 /** The "Embed this" dialog: panel and controls to choose, the snippets to copy. */
 export function openEmbedDialog({ state, lang, t }) {
   if (!dialog) {
@@ -192,12 +203,43 @@ export function openEmbedDialog({ state, lang, t }) {
   resize.btn.setAttribute("aria-label", t("embed.copyNamed", { what: t("embed.snippetResize") }));
   resize.area.value = RESIZE_SNIPPET;
 
-  function update() {
+  // A live preview: the chosen panel itself, mounted here at the width of a course-notes column
+  // (it shares this page's model, nothing is fetched again). Its height goes into the iframe
+  // snippet, so that it fits without the resize script (many course platforms strip scripts).
+  const previewBox = el("div", "embed-root embed-preview");
+  previewBox.style.width = `${PREVIEW_WIDTH}px`;
+  const previewNote = el("p", "hint", { role: "status" });
+  const previewWrap = el("div", "embed-snippet embed-preview-wrap");
+  previewWrap.append(el("h3", "field-label", {}, t("embed.preview")), previewNote, previewBox);
+  let measured = null;
+  let previewKey = "";
+  const measure = () => {
+    if (previewBox.querySelector(".ap")?.dataset.ready !== "1") return;
+    // what the embed page adds around the panel: the body's margins and padding
+    const b = getComputedStyle(document.body);
+    const around = ["marginTop", "marginBottom", "paddingTop", "paddingBottom"].reduce((a, k) => a + parseFloat(b[k] || 0), 0);
+    const h = Math.ceil(previewBox.getBoundingClientRect().height + around + 8);
+    if (h === measured) return;
+    measured = h;
+    update(false);
+  };
+  new ResizeObserver(measure).observe(previewBox);
+
+  function update(reload = true) {
     const panel = panelSel.value;
     const controls = choice.controls ?? parseControls(null, panel);
     const opts = { panel, controls, lang, title: t("panel.frameTitle", { what: t(`panel.${panel}`) }) };
-    frame.area.value = iframeSnippet(state, opts);
+    const key = JSON.stringify([panel, controls]);
+    if (reload && key !== previewKey) {
+      previewKey = key;
+      measured = null;
+      previewBox.replaceChildren();
+      // a sandboxed iframe has an opaque origin: no "open in the lab" link there, none here
+      mountPanel(previewBox, { state: S.update(state, { lang, pair: false }), panel, controls: controls.join(","), linkOut: false, onReady: measure });
+    }
+    frame.area.value = iframeSnippet(state, { ...opts, height: measured });
     elem.area.value = elementSnippet(state, opts);
+    previewNote.textContent = measured ? t("embed.measured", { h: Math.ceil(measured), w: PREVIEW_WIDTH }) : t("embed.measuring");
   }
   panelSel.addEventListener("change", () => {
     choice = { panel: panelSel.value, controls: null };
@@ -211,7 +253,7 @@ export function openEmbedDialog({ state, lang, t }) {
   head.append(title, close);
   const choose = el("div", "embed-choose");
   choose.append(panelRow, ctlBox);
-  dialog.replaceChildren(head, lead, choose, frame.wrap, elem.wrap, resize.wrap);
+  dialog.replaceChildren(head, lead, choose, frame.wrap, previewWrap, elem.wrap, resize.wrap);
   dialog.lang = lang;
   fillControls();
   update();

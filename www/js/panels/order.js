@@ -15,6 +15,7 @@ export const orderPanel = {
   needsPair: (state, opts) => !!opts.always || state.pair,
   mount(container, session, opts = {}) {
     const t = session.t;
+    container.classList.add("order-panel"); // lays out by its own width (style.css)
     const grid = el("div", "order");
     const titles = [];
     const maps = [0, 1].map(() => {
