@@ -368,7 +368,8 @@ impl Lab {
 
     /// Make token ids the source and the decoder input, as [`Lab::setSource`] and
     /// [`Lab::translate`] would (source tokens are the vocabulary's words): for benchmarks and
-    /// checks that must feed the engine exactly these ids.
+    /// checks that must feed the engine exactly these ids. Starts the incremental session
+    /// afresh, so that the next [`Lab::run`] computes (and converts) everything.
     #[wasm_bindgen(js_name = setIds)]
     pub fn set_ids(&mut self, src: &[u32], tgt: &[u32]) -> Result<(), JsError> {
         let c = &self.model.config;
@@ -381,6 +382,8 @@ impl Lab {
         self.source = Encoded { tokens, ids: src.to_vec(), unknown: Vec::new() };
         self.dropped = 0;
         self.target = tgt.to_vec();
+        *self.session.borrow_mut() = Session::new();
+        *self.shown.borrow_mut() = Shown::default();
         Ok(())
     }
 
