@@ -17,14 +17,6 @@ import { mountPanel } from "./panel.js";
 import { translate } from "./i18n.js";
 import { el } from "./dom.js";
 
-function replaceURL(state) {
-  try {
-    history.replaceState(null, "", `${location.pathname}${S.toQuery(state, location.search)}${location.hash}`);
-  } catch {
-    /* an opaque origin may not rewrite its URL: the panel works the same */
-  }
-}
-
 /** Post the document's height to the parent frame whenever it changes. */
 function postSize() {
   if (window.parent === window) return;
@@ -55,17 +47,13 @@ export function startEmbed(params) {
   const root = el("main", "embed-root");
   document.body.replaceChildren(root);
   const state = S.fromQuery(location.search);
-  let urlTimer = 0;
   const panel = mountPanel(root, {
     state,
     panel: params.get("panel"),
     controls: params.get("controls"),
     // a sandboxed frame (opaque origin) may not open windows: no "open in the lab" link there
     linkOut: self.origin !== "null",
-    onState: (s) => {
-      clearTimeout(urlTimer);
-      urlTimer = setTimeout(() => replaceURL(s), 150);
-    },
+    onState: S.mirror,
     onReady: () => {
       document.body.dataset.ready = "1";
     },

@@ -465,6 +465,12 @@ export function detectLang(locale) {
   return typeof locale === "string" && locale.toLowerCase().startsWith("ko") ? "ko" : "en";
 }
 
+/** The language a page starts in: ?lang=ko|en, else the browser's, else English. */
+export function startLang(search, locale) {
+  const q = new URLSearchParams(search).get("lang");
+  return LANGS.includes(q) ? q : detectLang(locale);
+}
+
 export function setLang(lang) {
   current = LANGS.includes(lang) ? lang : "en";
 }
@@ -496,15 +502,43 @@ export function fill(template, params) {
   return out + template.slice(at);
 }
 
+// Namespaces: the lab's table (this file) and the lesson's (lesson/strings.js, registered by the
+// lesson page so that the lab never downloads it). One language for both, one `fill`.
+const NAMESPACES = { lab: TABLES };
+const warned = new Set();
+
+/** Add a namespace of strings: `{en: {...}, ko: {...}}`. */
+export function addStrings(name, tables) {
+  NAMESPACES[name] = tables;
+}
+
+function lookup(ns, lang, key, params) {
+  const tables = NAMESPACES[ns] || {};
+  const s = (tables[lang] || tables.en || {})[key] ?? tables.en?.[key];
+  if (s === undefined) {
+    // a missing key shows itself (a gap is visible, never silently blank) and warns once
+    if (ns !== "lab" && !warned.has(key)) {
+      warned.add(key);
+      console.warn(`${ns}: no string for ${key}`);
+    }
+    return key;
+  }
+  return fill(s, params);
+}
+
 /** The text of `key` in `lang` (falling back to English) with `{name}` placeholders filled. */
 export function translate(lang, key, params) {
-  const s = (TABLES[lang] || en)[key] ?? en[key];
-  return s === undefined ? key : fill(s, params);
+  return lookup("lab", lang, key, params);
 }
 
 /** The text of `key` in the current language with `{name}` placeholders filled. */
 export function t(key, params) {
   return translate(current, key, params);
+}
+
+/** The lesson's `t`: its namespace, in the current language. */
+export function lessonT(key, params) {
+  return lookup("lesson", current, key, params);
 }
 
 /** Fill `data-i18n` (text) and `data-i18n-aria-label` attributes under `root`. */

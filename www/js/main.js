@@ -27,18 +27,6 @@ const $ = (id) => document.getElementById(id);
 // ---------------------------------------------------------------------------------------------
 // The session, and what the page shows of its messages
 
-let urlTimer = 0;
-function syncURL(state) {
-  clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => {
-    try {
-      history.replaceState(null, "", `${location.pathname}${S.toQuery(state, location.search)}${location.hash}`);
-    } catch {
-      /* an opaque origin (sandboxed frame) may refuse: the page works the same */
-    }
-  }, 150);
-}
-
 function note(id, text) {
   $(id).hidden = !text;
   if (text) $(id).textContent = text;
@@ -52,7 +40,7 @@ const session = new Session({
   state: initial,
   lang: initial.lang || detectLang(navigator.language),
   bench,
-  onState: syncURL,
+  onState: S.mirror,
   onRun: () => {
     renderModelInfo();
     document.body.dataset.ready = "1";

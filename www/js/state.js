@@ -1,9 +1,12 @@
-// The page's UI state: every field listed once, with its type, default and name in the URL.
+// The pages' state and its one URL codec.
 //
-// Pure module: no DOM, no engine. The page keeps one state object, changes it with `update`,
-// and mirrors it into the query string with `toQuery` (history.replaceState), so any view can
-// be shared, reloaded or embedded. Indices are 0-based here and 1-based in the URL, because
-// readers see "layer 1, head 1".
+// The lab's (and an embed's) UI state: every field listed once, with its type, default and name
+// in the URL. The page keeps one state object, changes it with `update`, and mirrors it into the
+// query string (`mirror`: toQuery + history.replaceState), so any view can be shared, reloaded or
+// embedded. Indices are 0-based here and 1-based in the URL, because readers see "layer 1, head 1".
+// The lesson keeps each panel's state under prefixed keys (p1.x0, p3.wq, ...) with the getters and
+// `put` at the end of this file; both parse values with the same functions and write the address
+// bar the same way. No DOM here beyond `location` and `history`; no engine.
 
 export const SEED_SENTENCE = "Emma hates games, but she's a great friend";
 
@@ -51,6 +54,18 @@ export function defaults() {
   return s;
 }
 
+/** "1"/"true" -> true, "0"/"false" -> false, anything else undefined. */
+function parseBool(raw) {
+  return raw === "1" || raw === "true" ? true : raw === "0" || raw === "false" ? false : undefined;
+}
+
+/** A finite number, or undefined (empty and malformed text included). */
+function parseNumber(raw) {
+  if (raw === null || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 function parseValue(f, raw) {
   switch (f.type) {
     case "string":
@@ -60,14 +75,14 @@ function parseValue(f, raw) {
     case "enum":
       return f.values.includes(raw) ? raw : undefined;
     case "bool":
-      return raw === "1" || raw === "true" ? true : raw === "0" || raw === "false" ? false : undefined;
+      return parseBool(raw);
     case "index":
     case "index?": {
-      const n = Number(raw);
+      const n = parseNumber(raw);
       return Number.isInteger(n) && n >= 1 && n <= 100000 ? n - 1 : undefined;
     }
     case "count?": {
-      const n = Number(raw);
+      const n = parseNumber(raw);
       return Number.isInteger(n) && n >= 1 && n <= 100000 ? n : undefined;
     }
     default:
@@ -132,4 +147,87 @@ export function clampToModel(state, info) {
   s.layer = Math.min(s.layer, layers - 1);
   s.head = Math.min(s.head, heads - 1);
   return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The address bar
+
+/** Put `search` ("?a=1" or "") in the address bar, keeping the path and the hash. */
+export function replaceQuery(search) {
+  try {
+    history.replaceState(history.state, "", `${location.pathname}${search}${location.hash}`);
+  } catch {
+    /* an opaque origin (a sandboxed frame) may refuse: the page works the same */
+  }
+}
+
+let mirrorTimer = 0;
+/** Mirror a state into the address bar, at most once per 150 ms (parameters we do not own stay). */
+export function mirror(state) {
+  clearTimeout(mirrorTimer);
+  mirrorTimer = setTimeout(() => replaceQuery(toQuery(state, location.search)), 150);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A page's own parameters under prefixed keys (the lesson: p1.x0, p3.wq, ...). Values equal to
+// their default are left out, so the plain page keeps a clean URL.
+
+const params = new URLSearchParams(globalThis.location?.search ?? "");
+let putTimer = 0;
+
+function flush() {
+  const q = params.toString();
+  replaceQuery(q ? `?${q}` : "");
+}
+
+/** Write `key` (removed when the value equals `def`). */
+export function put(key, value, def) {
+  const v = value === null || value === undefined ? null : String(value);
+  if (v === null || v === String(def)) params.delete(key);
+  else params.set(key, v);
+  clearTimeout(putTimer);
+  putTimer = setTimeout(flush, 120);
+}
+
+export function has(key) {
+  return params.has(key);
+}
+
+/** Apply pending changes now (before navigating away or in tests). */
+export function sync() {
+  clearTimeout(putTimer);
+  flush();
+}
+
+export function str(key, def, maxLen = 500) {
+  const v = params.get(key);
+  return v === null ? def : v.slice(0, maxLen);
+}
+
+export function num(key, def, min, max) {
+  const n = parseNumber(params.get(key));
+  return n === undefined ? def : Math.min(max, Math.max(min, n));
+}
+
+export function int(key, def, min, max) {
+  const n = num(key, def, min, max);
+  return Number.isInteger(n) ? n : Math.round(n);
+}
+
+export function bool(key, def) {
+  return parseBool(params.get(key)) ?? def;
+}
+
+/** A list of `count` numbers ("1,0,0,1"); anything malformed gives the default. */
+export function nums(key, def, count, min, max) {
+  const v = params.get(key);
+  if (v === null) return def.slice();
+  const parts = v.split(",").map(Number);
+  if (parts.length !== count || parts.some((x) => !Number.isFinite(x))) return def.slice();
+  return parts.map((x) => Math.min(max, Math.max(min, x)));
+}
+
+/** The shortest decimal that round-trips the 2-decimal slider values we store. */
+export function numsText(list) {
+  return list.map((x) => String(Math.round(x * 1000) / 1000)).join(",");
 }

@@ -1,14 +1,16 @@
 // The guided lesson: nine live panels in the order of the two source texts, each computing its
 // numbers with the Rust engine. This module builds the page frame (header, language switch,
 // contents) and the panels, and rebuilds them when the language changes; the panels' state
-// lives in the URL (state.js), so a rebuild loses nothing.
+// lives in the URL (../state.js, prefixed keys), so a rebuild loses nothing. Text comes from
+// ../i18n.js (the lesson's namespace, strings.js); the engine is ../engine.js, as in the lab.
 
 import { pageHref } from "../runtime.js";
 import { registerServiceWorker } from "../offline.js";
-import { t, setLang, lang, detect, LANGS } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t, setLang as setLanguage, getLang as lang, startLang, addStrings, LANGS } from "../i18n.js";
+import { STRINGS } from "./strings.js";
+import * as state from "../state.js";
 import { h, button } from "./ui.js";
-import { Engine } from "./engine.js";
+import { Engine } from "../engine.js";
 import { SEED } from "./shared.js";
 import { panel1 } from "./p1_average.js";
 import { panel2 } from "./p2_words.js";
@@ -22,7 +24,18 @@ import { panel9 } from "./p9_translate.js";
 
 const PANELS = [panel1, panel2, panel3, panel4, panel5, panel6, panel7, panel8, panel9];
 
-const engine = new Engine();
+addStrings("lesson", STRINGS); // the lesson's namespace of the page's one string module
+
+// one engine for every figure: the word vectors too, and a part that fails to load is reported
+// (engine.errors) while the rest of the lesson works
+const engine = new Engine({ words: true, tolerant: true });
+
+/** The page's language, and the classes that pick its fonts. */
+function setLang(l) {
+  setLanguage(l);
+  document.documentElement.lang = lang();
+  document.documentElement.classList.toggle("lang-ko", lang() === "ko");
+}
 const root = document.getElementById("lesson");
 const header = document.getElementById("lesson-header");
 const status = document.getElementById("lesson-status");
@@ -165,7 +178,7 @@ async function onEngineError(e) {
 }
 
 async function main() {
-  setLang(detect(location.search, navigator.language));
+  setLang(startLang(location.search, navigator.language));
   buildHeader();
   status.textContent = t("status.loading");
   root.setAttribute("aria-busy", "true");

@@ -3,8 +3,8 @@
 // of adjustable width. The weights, their logits and the smoothed value are the engine's
 // kernelSmooth; the smoothed curve is kernelSmooth evaluated at many x0.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, s, attrs, fmt, slider, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
 import { ROLE } from "../colors.js";
 

@@ -3,8 +3,8 @@
 // positions) and by raw dot product + softmax (attend with W_Q = W_K = I, d_k = 50). The reader
 // marks the words that should matter and sees how much weight each rule gives them.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button } from "./ui.js";
 import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
 

@@ -3,8 +3,8 @@
 // and a query arrow that can be dragged. attend(points, W_Q, W_K, d_k = 2) gives every word's
 // row of weights and its output (the weighted average of the points), redrawn while dragging.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, s, attrs, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, message, newId, button } from "./ui.js";
 import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
 import { readMarks } from "./p2_words.js";

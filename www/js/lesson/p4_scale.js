@@ -2,8 +2,8 @@
 // scaling off the scores grow with the square of that factor and the softmax piles nearly all the
 // weight on one word; dividing by sqrt(d_k) (attend's `scale`) spreads it again.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, fmt, row, slider, checkbox, select, formula, setFormula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
 import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
 import { identity } from "./p2_words.js";

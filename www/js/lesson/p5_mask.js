@@ -2,8 +2,8 @@
 // (exact zeros above the diagonal), and the trained translator's decoder self-attention on its
 // own output shows the same mask learned with, and what happens when it is lifted.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, fmt, checkbox, select, button, formula, setFormula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
 import { wordVectors, labels, sentenceBox, showVectorStatus, translateWithNotes } from "./shared.js";
 import { identity } from "./p2_words.js";

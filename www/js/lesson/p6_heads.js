@@ -3,8 +3,8 @@
 // and the same trained weights re-split into other head counts (setOptions({heads})), with the
 // translation and its confidence measured for each.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, fmt, row, select, formula, setFormula, tryThis, HeatTable, message, newId } from "./ui.js";
 import { labels, sentenceBox, translateWithNotes } from "./shared.js";
 
@@ -219,7 +219,7 @@ export function panel6(ctx) {
     const body = h("tbody");
     let base;
     try {
-      base = engine.translate(text, { heads: info.nhead }).tr;
+      base = engine.translateText(text, { heads: info.nhead }).tr;
     } catch (e) {
       ctx.onEngineError(e);
       return;
@@ -227,7 +227,7 @@ export function panel6(ctx) {
     for (const hc of info.headChoices) {
       let tr;
       try {
-        tr = engine.translate(text, { heads: hc }).tr;
+        tr = engine.translateText(text, { heads: hc }).tr;
       } catch (e) {
         body.append(h("tr", {}, h("th", { scope: "row", text: String(hc) }), h("td", { colspan: 4, text: e.message })));
         ctx.onEngineError(e);

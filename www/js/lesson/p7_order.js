@@ -3,8 +3,8 @@
 // them apart (the weights are the same after matching the words, and so is the translation).
 // Then the sinusoidal table itself (sinusoidalTable) and a note on learned encodings.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, fmt, checkbox, select, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId } from "./ui.js";
 import { labels } from "./shared.js";
 
@@ -84,8 +84,8 @@ export function panel7(ctx) {
     let ra;
     let rb;
     try {
-      ra = engine.translate(sa, { positional: pe });
-      rb = engine.translate(sb, { positional: pe });
+      ra = engine.translateText(sa, { positional: pe });
+      rb = engine.translateText(sb, { positional: pe });
     } catch (e) {
       msg.show("error", t("err.engine", { msg: e.message }));
       ctx.onEngineError(e);
@@ -113,7 +113,7 @@ export function panel7(ctx) {
     };
     if (perm && !chosen) {
       // Start on the head where word order matters most (measured with the encoding on).
-      const on = diffs(engine.translate(sa, { positional: true }), engine.translate(sb, { positional: true }));
+      const on = diffs(engine.translateText(sa, { positional: true }), engine.translateText(sb, { positional: true }));
       let k = 0;
       for (let i = 1; i < on.length; i++) if (on[i] > on[k]) k = i;
       layer = Math.floor(k / H);

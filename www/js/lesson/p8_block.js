@@ -5,8 +5,8 @@
 // except the standardised sum (s - mean) / sqrt(var + eps), LayerNorm's first step, which this
 // page computes from the engine's sum to show what the learned gamma and beta then change.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, fmt, row, select, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable } from "./ui.js";
 import { labels, sentenceBox, defaultWord, translateWithNotes } from "./shared.js";
 import { dims } from "./p6_heads.js";

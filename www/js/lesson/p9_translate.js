@@ -3,8 +3,8 @@
 // the cross-attention of one layer and head), a link to the full lab carrying the sentence, and
 // why attention replaced the RNN: path length and sequential steps for the current sentence.
 
-import { t } from "./i18n.js";
-import * as state from "./state.js";
+import { lessonT as t } from "../i18n.js";
+import * as state from "../state.js";
 import { h, s, fmt, select, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
 import { labels, sentenceBox, translateWithNotes, liveTry, isSeed } from "./shared.js";
 import { ROLE } from "../colors.js";

@@ -1,7 +1,7 @@
 // Pieces several panels share: the lecture's sentence, the word-vector lookup with its messages,
 // the sentence text boxes bound to one shared sentence, and token pickers.
 
-import { t } from "./i18n.js";
+import { lessonT as t } from "../i18n.js";
 import { h, textbox, button, message, newId } from "./ui.js";
 
 /** The example sentence of the lecture (panels 2-9 start from it). */
@@ -137,7 +137,7 @@ export function showVectorStatus(ctx, sent, wv) {
 export function translateWithNotes(ctx, engine, sent, msg, text, options = {}, extra = undefined) {
   let res;
   try {
-    res = engine.translate(text, options, extra);
+    res = engine.translateText(text, options, extra);
   } catch (e) {
     msg.show("error", t("err.engine", { msg: e.message }));
     ctx.onEngineError(e);

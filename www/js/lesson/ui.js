@@ -4,7 +4,7 @@
 
 import { seqColor, divColor } from "../colors.js";
 import { fmt } from "../dom.js";
-import { t } from "./i18n.js";
+import { lessonT as t } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
