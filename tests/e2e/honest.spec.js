@@ -124,12 +124,17 @@ test.describe("on a phone", () => {
     await expect(page.getByText("No edits: trained weights")).toBeVisible();
     await expect(page.getByRole("group", { name: /^Edit W_/ })).toBeHidden();
 
-    // a tap selects a cell and opens the editor: its name and value, big buttons
+    // a tap selects a cell and opens the editor: its name and value, big buttons (once the
+    // page has stopped scrolling, so the tap lands where it aims)
+    let last = -1;
+    await expect.poll(async () => { const y = await page.evaluate(() => scrollY); const still = y === last; last = y; return still; }, { intervals: [300] }).toBe(true);
+    await grid.scrollIntoViewIfNeeded();
     const b2 = await grid.boundingBox();
-    await page.touchscreen.tap(b2.x + 3, b2.y + 3);
-    const editor = page.getByRole("group", { name: "Edit W_Q[1, 1]" });
+    await page.touchscreen.tap(b2.x + b2.width / 3, b2.y + b2.height / 2);
+    const editor = page.getByRole("group", { name: /^Edit W_Q\[\d+, \d+\]$/ });
     await expect(editor).toBeVisible();
-    const plus = editor.getByRole("button", { name: "Increase W_Q[1, 1]" });
+    const cell = (await editor.getAttribute("aria-label")).slice("Edit ".length);
+    const plus = editor.getByRole("button", { name: `Increase ${cell}` });
     const size = await plus.boundingBox();
     expect(size.height).toBeGreaterThanOrEqual(40);
     const value = editor.locator("output");

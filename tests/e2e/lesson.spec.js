@@ -322,6 +322,14 @@ test("panel 9: translation, cross-attention, a link to the lab carrying the sent
   expect(new URL(href, page.url()).searchParams.get("s")).toBe("the brother carried the sister");
   expect(await readValue(page, "p9-n")).toBe(5);
   expect(await readValue(page, "p9-path")).toBe(4);
+  // the lab's decoding panel, mounted in the lesson: it steps through the same translation
+  const dec = p.locator('[data-test="p9-decoding"]');
+  await expect(dec.getByText("Top 5 next tokens")).toBeVisible({ timeout: 30_000 });
+  const written = (await p.locator('[data-test="p9-translation"]').textContent()).trim();
+  await expect(dec.getByText(/^step 1 of \d+:/)).toBeVisible();
+  await dec.getByRole("button", { name: /Next step/ }).click();
+  await expect(dec.getByText(/^step 2 of \d+:/)).toBeVisible();
+  expect(written.length).toBeGreaterThan(0);
   const t = p.getByRole("slider", { name: "Time step" });
   await t.fill("2");
   expect(await readValue(page, "p9-now")).toBe(2);

@@ -19,7 +19,7 @@ import * as S from "./state.js";
 import { mountPanel, STATE_ATTRS } from "./panel.js";
 import { registerServiceWorker } from "./offline.js";
 
-const STYLES = ["../css/style.css", "../css/panel.css"].map((p) => new URL(p, import.meta.url).href);
+const STYLES = ["../css/style.css", "../css/views.css", "../css/panel.css"].map((p) => new URL(p, import.meta.url).href);
 
 export class AttnscopePanel extends HTMLElement {
   static get observedAttributes() {

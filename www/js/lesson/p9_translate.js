@@ -1,11 +1,15 @@
 // Panel 9: the whole translator. Encoder, decoder and cross-attention summarised on the live
-// model (shapes from the trace, the translation, each generated token with its probability,
-// the cross-attention of one layer and head), a link to the full lab carrying the sentence, and
-// why attention replaced the RNN: path length and sequential steps for the current sentence.
+// model (shapes from the trace, the translation, the cross-attention of one layer and head), the
+// lab's own decoding panel (each step: the prefix, the candidates and their probabilities, where
+// cross-attention looked; panels/decoding.js on a session of its own), a link to the full lab
+// carrying the sentence, and why attention replaced the RNN: path length and sequential steps for
+// the current sentence.
 
-import { lessonT as t } from "../i18n.js";
+import { lessonT as t, getLang } from "../i18n.js";
 import * as state from "../state.js";
-import { h, s, fmt, select, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
+import { Session } from "../session.js";
+import { decodingPanel } from "../panels/index.js";
+import { h, s, select, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
 import { labels, sentenceBox, translateWithNotes, liveTry, isSeed } from "./shared.js";
 import { ROLE } from "../colors.js";
 
@@ -26,7 +30,14 @@ export function panel9(ctx) {
   const msg = message();
   const roles = h("table", { class: "numtable roles", role: "table", "aria-label": t("p9.rolesLabel"), "data-test": "p9-roles" });
   const translation = h("p", { class: "translation big", lang: "ko", "data-test": "p9-translation" });
-  const steps = h("ol", { class: "gen-steps", "data-test": "p9-steps", "aria-label": t("p9.stepsLabel") });
+  // the lab's decoding panel, mounted here: one view, written once
+  const decoding = h("div", { class: "p9-decoding", "data-test": "p9-decoding" });
+  const session = new Session({
+    state: state.update(state.defaults(), { sentence: ctx.shared.model, stack: "decoder_cross", lang: getLang() }),
+    onError: (m) => m && msg.show("warn", m),
+  });
+  session.mount(decodingPanel, decoding);
+  const loaded = session.load();
   const cross = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p9.rowHeader"), test: "p9-cross" });
   // The last part of the instruction is about the lecture's sentence: on another sentence it
   // says so and offers that sentence back.
@@ -176,19 +187,12 @@ export function panel9(ctx) {
       h("tbody", {}, ...rowsDef.map((r) => h("tr", {}, h("th", { scope: "row", text: r[0] }), ...r.slice(1).map((c) => h("td", { text: c }))))),
     );
 
-    steps.replaceChildren(
-      ...tr.steps.map((st, k) =>
-        h("li", { class: "gen-step" },
-          h("span", { class: "gen-k", text: String(k + 1) }),
-          h("span", { class: "gen-tok", lang: "ko", text: st.token }),
-          h("span", { class: "gen-p", text: fmt(st.prob, 2) }))),
-    );
-
     const L = trace.decoder.layers.length;
     const H = trace.heads;
     if (layer < 0 || layer >= L) layer = L - 1;
     head = Math.min(head, H - 1);
     layerSel.setOptions(Array.from({ length: L }, (_, i) => ({ value: i, text: String(i + 1) })), layer);
+    loaded.then(() => session.update({ sentence: text, layer, head }));
     headSel.setOptions(Array.from({ length: H }, (_, i) => ({ value: i, text: String(i + 1) })), head);
     const hd = trace.decoder.layers[layer].cross_attn.sublayer.heads[head];
     const produced = labels(tr.tokens.slice(0, hd.weights.rows).map((x) => `→ ${x}`));
@@ -218,7 +222,7 @@ export function panel9(ctx) {
       h("h3", { text: t("p9.genTitle") }),
       h("p", { text: t("p9.gen") }),
       translation,
-      steps,
+      decoding,
       tryBox.root,
       h("div", { class: "controls" }, layerSel.root, headSel.root),
       formula(t("p9.formula")),

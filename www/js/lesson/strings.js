@@ -403,8 +403,7 @@ const en = {
     "Self-attention looks within one sentence; cross-attention looks across at the other one, and that is where the translator finds out which English word to render next. Encoder-only models (such as BERT) and decoder-only models (such as GPT) each keep one half of this design.",
   "p9.genTitle": "Generation, one token at a time",
   "p9.gen":
-    "The decoder starts from <bos>, picks the most probable next token, appends it, and repeats until it produces <eos>. Each step below shows the chosen token and the probability the model gave it.",
-  "p9.stepsLabel": "Generated tokens with their probabilities",
+    "The decoder starts from <bos>, picks the most probable next token, appends it, and repeats until it produces <eos>. Step through it below (the same panel as in the lab): what the decoder has written so far, its five most probable next tokens, and where cross-attention looked at that step.",
   "p9.unfinished": "(stopped at the length limit without <eos>)",
   "p9.try": "step through the layers and heads: in one of them, each row lights up on the English word that its Korean token translates.",
   "p9.trySeed": "In the lecture's sentence the translator writes 엠마 a second time for “she”: find which English word that row looks at.",
@@ -819,8 +818,7 @@ const ko = {
     `셀프 어텐션은 한 문장 안을 들여다보고, ${G.crossAttention}은 건너편 문장을 바라봅니다. 다음에 어떤 영어 단어를 옮길지 번역기가 알아내는 곳이 바로 ${G.crossAttention}입니다. 인코더만 쓰는 모델(BERT 등)과 디코더만 쓰는 모델(GPT 등)은 이 설계에서 각각 한쪽만 가져간 것입니다.`,
   "p9.genTitle": "생성: 한 번에 토큰 하나씩",
   "p9.gen":
-    "디코더는 <bos>에서 출발해 다음에 올 확률이 가장 높은 토큰을 골라 덧붙이고, <eos>가 나올 때까지 이를 되풀이합니다. 아래에는 단계마다 고른 토큰과 모델이 그 토큰에 매긴 확률이 나옵니다.",
-  "p9.stepsLabel": "생성된 토큰과 그 확률",
+    "디코더는 <bos>에서 출발해 다음에 올 확률이 가장 높은 토큰을 골라 덧붙이고, <eos>가 나올 때까지 이를 되풀이합니다. 아래에서 한 단계씩 따라가 보세요(실험실과 같은 패널입니다). 디코더가 지금까지 쓴 것, 다음 토큰 후보 다섯 개와 그 확률, 그 단계에서 교차 어텐션이 어디를 보았는지가 나옵니다.",
   "p9.unfinished": "(<eos> 없이 길이 한도에서 멈춤)",
   "p9.try": "층과 헤드를 바꿔 가며 살펴보세요. 어느 헤드에서는 줄마다 그 한국어 토큰이 옮긴 영어 단어에 불이 들어옵니다.",
   "p9.trySeed": "강의 예문에서 번역기는 ‘she’를 옮기며 ‘엠마’를 한 번 더 씁니다. 그 줄이 어떤 영어 단어를 보는지 찾아보세요.",
