@@ -156,7 +156,8 @@ try {
     inputToRafEndMs: stats(pick("toRafEnd")),
     eventTimestampToPaintMs: stats(pick("fromEventStamp")),
     frameWorkMs: stats(pick("work")),
-    frameWorkPartsMs: { engineRun: part("run"), qkGrid: part("qk"), attentionAndGrid: part("attention"), weightedAverage: part("average") },
+    // the engine's run, then each live panel's repaint (session.js: keyed by panel name)
+    frameWorkPartsMs: Object.fromEntries([...new Set(parts.flatMap((p) => Object.keys(p)))].map((k) => [k, part(k)])),
     targetP95Ms: 16,
     meetsTarget: painted.p95 < 16,
     errors,

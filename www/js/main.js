@@ -73,7 +73,7 @@ function mountPanels() {
   });
   session.mount(P.gridPanel, $("headgrid"));
   // the edited head's map stays on screen beside the W_Q/W_K grids while a cell is dragged
-  session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 240 });
+  session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200 });
   session.mount(P.qkPanel, $("qk"));
   session.mount(P.weightedPanel, $("wavg"));
   session.mount(P.decodingPanel, $("decoding"));

@@ -34,7 +34,7 @@ export const heatmapPanel = {
       onSelectRow: (r) => session.select({ query: r }),
       t,
       ...(opts.maxHeight ? { maxHeight: opts.maxHeight } : {}),
-      ...(opts.mini ? { table: false, maxCell: 22 } : {}),
+      ...(opts.mini ? { table: false, maxCell: 14 } : {}),
     });
     const { canvas: legend, text: legendText } = legendBox(opts.mini ? el("div") : container, { canvas: ids.legend, text: ids.legendText });
     const stats = opts.mini ? el("p") : add(el("p", "hint", ids.stats ? { id: ids.stats } : {}));
@@ -77,7 +77,7 @@ export const heatmapPanel = {
         const d = C.heatmapData(cur, state, t);
         if (title) setText(title, C.heatmapTitle(state, d.label, t));
         map.setData(d, live);
-        setLiveText(stats, C.peakText(d.weights, t), live);
+        if (!opts.mini) setLiveText(stats, C.peakText(d.weights, t), live);
         if (live) return;
         setText(axis.children[0], t("attn.rows"));
         setText(axis.children[1], t("attn.cols"));
