@@ -44,10 +44,12 @@ function parseCSV(text) {
   return rows;
 }
 
-/** The table's text for a float32 (what the page's tables show: 7 significant digits). */
+/** The table's text for a float32 (what the page's tables show: 7 significant digits, and 6
+ * decimals below a millionth). */
 const asTable = (x) => {
   const v = Math.fround(Number(x));
-  return v === 0 ? "0" : String(Number(v.toPrecision(7)));
+  if (v === 0) return "0";
+  return Math.abs(v) < 1e-6 ? v.toFixed(6) : String(Number(v.toPrecision(7)));
 };
 
 test("CSV and JSON downloads hold the same weights as the accessible table", async ({ page, watch }, testInfo) => {

@@ -144,3 +144,20 @@ test.describe("on a phone", () => {
     await expect(page.getByText("Edited blocks in force: 1")).toBeVisible();
   });
 });
+
+test("tables print the page's numbers (never exponent notation), even where scaling off leaves weights near 0", async ({ page }) => {
+  await openApp(page, "?scale=0&tables=1&s=the+brother+carried+the+sister+to+school+every+day");
+  const table = page.getByRole("table", { name: "encoder self-attention weights, layer 1, head 1", exact: true });
+  await expect(table).toBeVisible();
+  const cells = await table.locator("tbody td").allTextContents();
+  expect(cells.length).toBeGreaterThan(50);
+  for (const c of cells) expect(c).toMatch(/^-?\d+(\.\d+)?$/);
+  expect(cells.some((c) => c === "0.000000")).toBe(true); // the near-zero weights are there, written plainly
+});
+
+test("the Number of heads hint says what re-splitting does, and the translation it gives", async ({ page }) => {
+  await openApp(page);
+  const hint = page.locator("#hint-heads");
+  await expect(hint).not.toContainText("breaks the trained patterns");
+  await expect(hint).toContainText("whether the translation changes depends on the sentence");
+});

@@ -80,12 +80,13 @@ export function fmt(v, digits = 3) {
 
 /**
  * The float to 7 significant digits, for the tables that screen readers (and tests) read. Values
- * below half a millionth print as 0.000000, never in exponent notation (5.535148e-27).
+ * below a millionth print with 6 decimals (0.000001, 0.000000), never in exponent notation
+ * (5.535148e-27).
  */
 export function fmtExact(v) {
   if (v === 0) return "0";
   if (!Number.isFinite(v)) return v > 0 ? "Infinity" : v < 0 ? "-Infinity" : "NaN";
-  if (Math.abs(v) < 5e-7) return "0.000000";
+  if (Math.abs(v) < 1e-6) return v.toFixed(6); // "0.000001", "0.000000": where 7 digits would need an exponent
   return String(Number(v.toPrecision(7)));
 }
 
