@@ -1,5 +1,5 @@
 // Attention views and the live controls: typing, masks, scaling, heads.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, urlState } from "./fixtures.js";
 
 const rowMax = (values) => values.map((r) => Math.max(...r));
 
@@ -98,7 +98,7 @@ test("changing the number of heads changes the head panels", async ({ page, watc
   await heads.selectOption(String(other));
   await expect(thumbs).toHaveCount(layers * other);
   await expect(page.getByRole("combobox", { name: "Head", exact: true }).locator("option")).toHaveCount(other);
-  await expect.poll(() => new URL(page.url()).searchParams.get("heads")).toBe(String(other));
+  await expect.poll(() => urlState(page.url()).get("heads")).toBe(String(other));
   // click a small map: it becomes the big one
   await page.getByRole("button", { name: `Layer 2, head ${other}` }).click();
   await expect(page.getByRole("table", { name: heatmapName("encoder", 2, other), exact: true })).toHaveCount(1);

@@ -1,5 +1,5 @@
 // Stepping through greedy decoding.
-import { test, expect, openApp, shot, expectClean } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, urlState } from "./fixtures.js";
 
 async function readStep(page) {
   return {
@@ -37,7 +37,7 @@ test("stepping through decoding changes the chosen token and the bars", async ({
   expect(last.chosen).not.toEqual(second.chosen);
   await page.getByRole("button", { name: "◀ Previous step" }).click();
   await expect(slider).toHaveValue(String(steps - 1));
-  await expect.poll(() => new URL(page.url()).searchParams.get("step")).toBe(String(steps - 1));
+  await expect.poll(() => urlState(page.url()).get("step")).toBe(String(steps - 1));
   await shot(page, testInfo, "decoding");
   expectClean(watch);
 });

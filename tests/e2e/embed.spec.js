@@ -1,7 +1,7 @@
 // Embedding: the course-notes example (a sandboxed iframe and two <attnscope-panel> elements),
 // embed mode in a sandboxed iframe, permalinks that carry W_Q/W_K edits, and the lab's
 // "Embed this" snippets pasted into a page of their own.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, urlState, viewOf } from "./fixtures.js";
 
 // The pages made up below are served by page.route, which a service worker (the built site
 // registers one, see offline.spec.js) would bypass: none here.
@@ -175,7 +175,7 @@ test("a permalink with W_Q/W_K edits reproduces the same weights after reload", 
   await wk.focus();
   await page.keyboard.press("PageDown");
   for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
-  await expect.poll(() => new URL(page.url()).searchParams.get("qk") ?? "").toMatch(/^c\.2\.2\.k\..+\*c\.2\.2\.q\..+$/);
+  await expect.poll(() => urlState(page.url()).get("qk") ?? "").toMatch(/^c\.2\.2\.k\..+\*c\.2\.2\.q\..+$/);
   await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
   await page.waitForTimeout(600); // the drag's end re-translates: let it settle
   const edited = await readTable(page, name);
@@ -184,7 +184,7 @@ test("a permalink with W_Q/W_K edits reproduces the same weights after reload", 
   expect(url.length).toBeLessThan(600); // only the changed cells travel
   // a fresh load of the link: the same weights, the same edits
   await page.goto("about:blank");
-  await openApp(page, new URL(url).search);
+  await openApp(page, viewOf(url));
   expect((await readTable(page, name)).text).toEqual(edited.text);
   await expect(page.getByRole("status").filter({ hasText: "Edited blocks in force: 2" })).toBeVisible();
   await expect(page.locator("#translation")).toHaveText(translation);
@@ -193,13 +193,13 @@ test("a permalink with W_Q/W_K edits reproduces the same weights after reload", 
   // the identity preset travels as "I", next to the cross-attention edits
   await page.getByRole("radio", { name: "Encoder self-attention" }).check();
   await page.getByRole("button", { name: "Identity (W_Q = W_K = I)" }).click();
-  await expect.poll(() => new URL(page.url()).searchParams.get("qk") ?? "").toMatch(/^c\.2\.2\.k\..+\*c\.2\.2\.q\..+\*e\.2\.2\.k\.I\*e\.2\.2\.q\.I$/);
+  await expect.poll(() => urlState(page.url()).get("qk") ?? "").toMatch(/^c\.2\.2\.k\..+\*c\.2\.2\.q\..+\*e\.2\.2\.k\.I\*e\.2\.2\.q\.I$/);
   await page.waitForTimeout(300);
   const encName = heatmapName("encoder", 2, 2);
   const identity = await readTable(page, encName);
   const url2 = page.url();
   await page.goto("about:blank");
-  await openApp(page, new URL(url2).search);
+  await openApp(page, viewOf(url2));
   expect((await readTable(page, encName)).text).toEqual(identity.text);
   await expect(page.getByRole("status").filter({ hasText: "Edited blocks in force: 4" })).toBeVisible();
   await shot(page, testInfo, "permalink-edits");
@@ -223,7 +223,7 @@ test("a malformed or hostile edit parameter is ignored with a notice; the rest o
   await box.fill("she is a great friend");
   await box.press("Enter");
   await expect.poll(async () => (await readTable(page, heatmapName("encoder", 2, 3))).cols).toEqual(["she", "is", "a", "great", "friend"]);
-  await expect.poll(() => new URL(page.url()).searchParams.get("qk")).toBe("e.1.1.q.I");
+  await expect.poll(() => urlState(page.url()).get("qk")).toBe("e.1.1.q.I");
   await shot(page, testInfo, "bad-edits-notice");
 
   // nothing but garbage: the trained weights, a notice, no edits
@@ -248,7 +248,7 @@ test("the Embed this dialog's snippets, pasted into a page of their own, render 
   await dialog.getByRole("checkbox", { name: "Colour by" }).check();
   const iframeCode = await dialog.getByRole("textbox", { name: /^As an iframe/ }).inputValue();
   const elementCode = await dialog.getByRole("textbox", { name: /^As an element/ }).inputValue();
-  expect(iframeCode).toMatch(/^<iframe sandbox="allow-scripts" src="[^"]+\/index\.html\?embed=1&amp;panel=qk&amp;controls=stack,layer,head,show&amp;/);
+  expect(iframeCode).toMatch(/^<iframe sandbox="allow-scripts" src="[^"]+\/index\.html\?embed=1&amp;panel=qk&amp;controls=stack,layer,head,show#/);
   expect(iframeCode).toContain("qk=e.2.3.q.I");
   expect(elementCode).toContain('<attnscope-panel panel="qk" controls="stack,layer,head,show" sentence="she is a great friend"');
   expect(elementCode).toContain('layer="2" head="3"');

@@ -32,6 +32,23 @@ export const test = base.extend({
   },
 });
 
+/**
+ * The parameters of a page URL: its query string, then its fragment (which wins). The lab keeps
+ * its state in the fragment and still reads the older ?-form (www/js/state.js).
+ */
+export function urlState(url) {
+  const u = new URL(url);
+  const out = new URLSearchParams(u.search);
+  for (const [k, v] of new URLSearchParams(u.hash.slice(1))) out.set(k, v);
+  return out;
+}
+
+/** The view part of a URL (query string and fragment), to open it again with openApp. */
+export function viewOf(url) {
+  const u = new URL(url);
+  return `${u.search || "?"}${u.hash}`;
+}
+
 /** Open the page (with an optional query string) and wait until the first translation is shown. */
 export async function openApp(page, query = "") {
   await page.goto(`/${query}`);

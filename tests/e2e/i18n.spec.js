@@ -1,5 +1,5 @@
 // The Korean interface.
-import { test, expect, openApp, shot, expectClean } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, urlState } from "./fixtures.js";
 
 test("?lang=ko shows Korean labels, and the switch goes back to English", async ({ page, watch }, testInfo) => {
   await openApp(page, "?lang=ko");
@@ -18,7 +18,7 @@ test("?lang=ko shows Korean labels, and the switch goes back to English", async 
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.getByRole("textbox", { name: "English sentence" })).toBeVisible();
   await expect(page.getByRole("table", { name: "encoder self-attention weights, layer 1, head 1", exact: true })).toHaveCount(1);
-  await expect.poll(() => new URL(page.url()).searchParams.get("lang")).toBe("en");
+  await expect.poll(() => urlState(page.url()).get("lang")).toBe("en");
   expectClean(watch);
 });
 

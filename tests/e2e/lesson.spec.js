@@ -4,6 +4,7 @@
 // (development only, as in the other specs).
 import fs from "node:fs";
 import { test as base, expect } from "@playwright/test";
+import { urlState } from "./fixtures.js";
 
 const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
 
@@ -319,7 +320,7 @@ test("panel 9: translation, cross-attention, a link to the lab carrying the sent
   for (const r of cross.values) expect(r.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
   const href = await p.getByRole("link", { name: "Open this sentence in the full lab" }).getAttribute("href");
   expect(new URL(href, page.url()).pathname).toBe("/index.html");
-  expect(new URL(href, page.url()).searchParams.get("s")).toBe("the brother carried the sister");
+  expect(urlState(new URL(href, page.url()).href).get("s")).toBe("the brother carried the sister");
   expect(await readValue(page, "p9-n")).toBe(5);
   expect(await readValue(page, "p9-path")).toBe(4);
   // the lab's decoding panel, mounted in the lesson: it steps through the same translation

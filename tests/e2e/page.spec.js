@@ -1,5 +1,5 @@
 // Loading, the network, the URL state and accessibility basics.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, urlState } from "./fixtures.js";
 
 test("loads with no console error, no failed request and nothing from another origin", async ({ page, watch }, testInfo) => {
   await openApp(page);
@@ -49,11 +49,11 @@ test("every control has a visible label and a role, and the page state lives in 
 
   // a change is written back to the query string (1-based)
   await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ label: "2" });
-  await expect.poll(() => new URL(page.url()).searchParams.get("head")).toBe("2");
+  await expect.poll(() => urlState(page.url()).get("head")).toBe("2");
   await page.getByRole("checkbox", { name: "Divide scores by √d_k" }).check();
-  await expect.poll(() => new URL(page.url()).searchParams.get("scale")).toBe(null);
+  await expect.poll(() => urlState(page.url()).get("scale")).toBe(null);
   await page.getByRole("checkbox", { name: "Causal mask in the decoder" }).uncheck();
-  await expect.poll(() => new URL(page.url()).searchParams.get("mask")).toBe("0");
+  await expect.poll(() => urlState(page.url()).get("mask")).toBe("0");
 
   // keyboard: the heatmap takes focus and arrow keys move the query row
   await page.locator("#heatmap-main canvas").focus();

@@ -1,7 +1,7 @@
 // Unknown words: marked in the sentence box as the reader types, with in-vocabulary neighbours
 // from the GloVe vectors that replace them; "Try these" sentences; a word copied into the
 // translation through cross-attention, marked and explained.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName, typeSentence } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, typeSentence, urlState } from "./fixtures.js";
 
 const BOX = { name: "English sentence" };
 
@@ -86,7 +86,7 @@ test("a suggestion replaces an unknown word, by click or Enter, and re-translate
   // re-translated: the encoder reads the new word
   await expect.poll(async () => (await readTable(page, heatmapName("encoder"))).cols).toContain(replacement);
   await expect(page.locator("#sentence-marks mark")).toHaveCount(0);
-  await expect.poll(() => new URL(page.url()).searchParams.get("s")).toBe(want);
+  await expect.poll(() => urlState(page.url()).get("s")).toBe(want);
 
   // a capitalised word gets a capitalised replacement, the rest of the text is kept, and a click works too
   await typeSentence(page, `${word[0].toUpperCase()}${word.slice(1)} and my friend`);

@@ -46,7 +46,7 @@ export function startEmbed(params) {
   document.documentElement.classList.add("embed");
   const root = el("main", "embed-root");
   document.body.replaceChildren(root);
-  const state = S.fromQuery(location.search);
+  const state = S.fromLocation();
   const panel = mountPanel(root, {
     state,
     panel: params.get("panel"),

@@ -21,7 +21,7 @@ import { SentenceBox } from "./sentence_box.js";
 import { Suggestions, isWord } from "./suggest.js";
 import { EXAMPLES, exampleLabel } from "./examples.js";
 
-const params = new URLSearchParams(location.search);
+const params = S.locationParams(); // the query string and the fragment (state.js)
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ function note(id, text) {
 const bench = params.has("bench") ? { pending: [], samples: [], parts: [] } : null;
 if (bench) window.__attnscopeBench = bench;
 
-const initial = S.fromQuery(location.search);
+const initial = S.fromLocation();
 const session = new Session({
   state: initial,
   lang: initial.lang || detectLang(navigator.language),

@@ -197,8 +197,7 @@ class EmbeddedPanel {
   labLink() {
     // the site root (the folder above js/); the single-file build is one page: its own URL
     const base = globalThis.ATTNSCOPE_INLINE ? location.href : new URL("../", import.meta.url);
-    const q = new URLSearchParams(S.toQuery(S.update(this.state, { lang: this.lang }), ""));
-    return new URL(pageHref("lab", q), base).href;
+    return new URL(pageHref("lab", null, S.toQuery(S.update(this.state, { lang: this.lang }), "")), base).href;
   }
 
   /** Apply a state patch from outside (the element's attributes): re-run what it affects. */

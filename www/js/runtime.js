@@ -81,17 +81,19 @@ export function isPanic(e) {
 }
 
 /**
- * A link to one of the site's pages ("lab" or "lesson") with query parameters. On a server
- * that is `index.html?...` / `lesson.html?...`; in the single-file build both pages live in
- * one document, chosen by `?page=`.
+ * A link to one of the site's pages ("lab" or "lesson") with query parameters, and with
+ * `fragment` parameters after `#` (the lab's state: state.js). On a server that is
+ * `index.html?...#...` / `lesson.html?...`; in the single-file build both pages live in one
+ * document, chosen by `?page=`.
  */
-export function pageHref(page, params = new URLSearchParams()) {
-  const q = new URLSearchParams(params);
+export function pageHref(page, params = new URLSearchParams(), fragment = null) {
+  const q = new URLSearchParams(params ?? undefined);
   let file = page === "lesson" ? "lesson.html" : "index.html";
   if (globalThis.ATTNSCOPE_INLINE) {
     file = "";
     q.set("page", page);
   }
   const qs = q.toString();
-  return `${file}${qs ? `?${qs}` : ""}` || "?";
+  const hash = fragment ? new URLSearchParams(fragment).toString() : "";
+  return `${file}${qs ? `?${qs}` : ""}${hash ? `#${hash}` : ""}` || "?";
 }

@@ -33,7 +33,7 @@ function attr(s) {
 
 /** The lab's URL for a state. */
 export function linkFor(state) {
-  return new URL(pageHref("lab", new URLSearchParams(S.toQuery(state))), siteBase()).href;
+  return new URL(pageHref("lab", null, S.toQuery(state)), siteBase()).href;
 }
 
 /** The view's parameters for an embedded panel: the state in the reader's language, no pair. */
@@ -41,12 +41,12 @@ function viewParams(state, lang) {
   return new URLSearchParams(S.toQuery(S.update(state, { lang, pair: false })));
 }
 
-/** The embed-mode URL of the view (index.html?embed=1&panel=...). */
+/** The embed-mode URL of the view (index.html?embed=1&panel=...#the state). */
 function iframeSrc(state, { panel, controls, lang }) {
-  const head = `embed=1&panel=${panel}&controls=${controls.join(",")}`;
-  const rest = viewParams(state, lang).toString();
   const src = new URL(pageHref("lab"), siteBase());
-  src.search = `?${head}${rest ? `&${rest}` : ""}`;
+  src.search = `?embed=1&panel=${panel}&controls=${controls.join(",")}`;
+  const rest = viewParams(state, lang).toString();
+  src.hash = rest ? `#${rest}` : "";
   return src.href;
 }
 

@@ -71,7 +71,7 @@ function parseValue(f, raw) {
     case "string":
       return raw.slice(0, 5000);
     case "edits":
-      return raw.slice(0, 200000);
+      return raw.slice(0, 2_000_000); // every block of every head edited fits (a URL may be 2 MB)
     case "enum":
       return f.values.includes(raw) ? raw : undefined;
     case "bool":
@@ -152,20 +152,49 @@ export function clampToModel(state, info) {
 // ---------------------------------------------------------------------------------------------
 // The address bar
 
-/** Put `search` ("?a=1" or "") in the address bar, keeping the path and the hash. */
-export function replaceQuery(search) {
+// The lab and the embeds keep their state in the fragment (#s=...&layer=2), as TensorFlow
+// Playground does: a browser never sends the fragment to the host, so nothing typed reaches its
+// logs, and a link with every W_Q/W_K block edited is not refused as too long (a query string of
+// that size gets "414 Request-URI Too Long"). Links of the older form (?s=...) still open the
+// same view: parameters are read from both, the fragment winning. The lesson keeps its few
+// parameters in the query string: its fragment names the panel to scroll to (#p3).
+
+/** The page's parameters: the query string's, then the fragment's (which win). */
+export function locationParams(loc = globalThis.location) {
+  const out = new URLSearchParams(loc?.search ?? "");
+  const hash = (loc?.hash ?? "").replace(/^#/, "");
+  if (hash.includes("=")) for (const [k, v] of new URLSearchParams(hash)) out.set(k, v);
+  return out;
+}
+
+/** The state a URL describes (query string and fragment). */
+export function fromLocation(loc = globalThis.location) {
+  return fromQuery(locationParams(loc).toString());
+}
+
+/** Put `search` ("?a=1" or "") and `hash` ("#..." or "") in the address bar, keeping the path. */
+export function replaceQuery(search, hash = location.hash) {
   try {
-    history.replaceState(history.state, "", `${location.pathname}${search}${location.hash}`);
+    history.replaceState(history.state, "", `${location.pathname}${search}${hash}`);
   } catch {
     /* an opaque origin (a sandboxed frame) may refuse: the page works the same */
   }
 }
 
+/** The fragment ("#s=...", or "" for the default view) that holds `state`. */
+export function toFragment(state) {
+  const q = toQuery(state, "");
+  return q ? `#${q.slice(1)}` : "";
+}
+
 let mirrorTimer = 0;
-/** Mirror a state into the address bar, at most once per 150 ms (parameters we do not own stay). */
+/**
+ * Mirror a state into the fragment, at most once per 150 ms. The state's fields leave the query
+ * string (an old-form link becomes a new-form one); parameters we do not own there stay.
+ */
 export function mirror(state) {
   clearTimeout(mirrorTimer);
-  mirrorTimer = setTimeout(() => replaceQuery(toQuery(state, location.search)), 150);
+  mirrorTimer = setTimeout(() => replaceQuery(toQuery(defaults(), location.search), toFragment(state)), 150);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ export function labHref(sentence) {
   const q = new URLSearchParams();
   if (sentence) q.set("s", sentence);
   if (state.has("lang")) q.set("lang", lang());
-  return pageHref("lab", q);
+  return pageHref("lab", null, q); // the lab reads its state from the fragment
 }
 
 function buildIntro() {
