@@ -80,9 +80,11 @@ function stylesheets(file) {
   const html = readFileSync(join(WWW, file), "utf8");
   return [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
 }
+// the Korean font (css/fonts.css) travels inside the CSS as a data: URL
 const css = [...new Set([...stylesheets("index.html"), ...stylesheets("lesson.html")])]
   .map((href) => readFileSync(join(WWW, href), "utf8"))
-  .join("\n");
+  .join("\n")
+  .replace(/url\(\.\.\/fonts\/([\w.-]+\.woff2)\)/g, (_, f) => `url(data:font/woff2;base64,${readFileSync(join(WWW, "fonts", f)).toString("base64")})`);
 
 const bundle = await build({
   stdin: {
@@ -108,6 +110,7 @@ const inline = {
   "pkg/attnscope.js": readFileSync(join(PKG, "attnscope.js"), "utf8"),
   "pkg/attnscope_bg.wasm": readFileSync(join(PKG, "attnscope_bg.wasm")).toString("base64"),
   "models/en-ko.safetensors": readFileSync(join(WWW, "models/en-ko.safetensors")).toString("base64"),
+  "fonts/noto-sans-kr-400.woff2": readFileSync(join(WWW, "fonts/noto-sans-kr-400.woff2")).toString("base64"), // SVG downloads
 };
 if (existsSync(join(WWW, "models/glove-50d.safetensors"))) {
   inline["models/glove-50d.safetensors"] = readFileSync(join(WWW, "models/glove-50d.safetensors")).toString("base64");

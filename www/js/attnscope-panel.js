@@ -21,6 +21,17 @@ import { registerServiceWorker } from "./offline.js";
 
 const STYLES = ["../css/style.css", "../css/views.css", "../css/panel.css"].map((p) => new URL(p, import.meta.url).href);
 
+// A font declared inside a shadow root is not used: the Korean font's @font-face goes into the
+// host page, once.
+function addFontFaces() {
+  const href = new URL("../css/fonts.css", import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
+
 export class AttnscopePanel extends HTMLElement {
   static get observedAttributes() {
     return ["panel", "controls", ...Object.keys(STATE_ATTRS)];
@@ -45,6 +56,7 @@ export class AttnscopePanel extends HTMLElement {
 
   connectedCallback() {
     if (this.panel) return;
+    addFontFaces();
     const shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
     for (const href of STYLES) {
       const link = document.createElement("link");

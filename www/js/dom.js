@@ -114,7 +114,7 @@ export function fitText(g, text, maxW) {
   return `${s}…`;
 }
 
-export const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", "NanumGothic", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif';
+export const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", "NanumGothic", "Apple SD Gothic Neo", "Malgun Gothic", "attnscope Korean", sans-serif';
 export const FONT_SMALL = FONT.replace("12px", "10px");
 export const FONT_BOLD = `bold ${FONT}`;
 

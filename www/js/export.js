@@ -5,8 +5,9 @@
 // label, sentence?, link?}` (layer and head 0-based, as in the page state). Numbers are written
 // as the shortest decimals that read back as the same float32, so nothing is lost.
 
-import { seqColor, seqDark } from "./colors.js";
+import { seqColor, seqDark, INK } from "./colors.js";
 import { FONT } from "./dom.js";
+import { ASSET, assetBytes } from "./runtime.js";
 import { f32String } from "./edits.js";
 
 const STACK_FILE = { encoder: "encoder", decoder_self: "decoder-self", decoder_cross: "cross" };
@@ -90,7 +91,7 @@ function textWidth(s, font = FONT) {
 /**
  * A standalone SVG picture of the weights: the title, key tokens on top (rotated), query tokens
  * on the left, one square per weight (with its value inside and as a tooltip), and a legend.
- * `text` = {legend: "attention weight", low: "0", high: "1"}.
+ * `text` = {legend: "attention weight", low: "0", high: "1", koreanFont: base64 WOFF2 to embed}.
  */
 export function toSVG(map, text = {}) {
   const W = map.weights;
@@ -107,11 +108,15 @@ export function toSVG(map, text = {}) {
   const titleFont = `bold ${FONT.replace("12px", "14px")}`;
   const width = Math.ceil(Math.max(x0 + n * cell + pad, pad + textWidth(map.label || "", titleFont) + 8 + pad, pad + 360));
   const height = legendY + 46;
-  const font = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, Noto Sans KR, sans-serif"';
+  const font = `font-family="system-ui, -apple-system, Segoe UI, Roboto, Noto Sans KR, attnscope Korean, sans-serif"`;
   const out = [];
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${font} font-size="12">`);
   out.push(`<title>${xmlText(map.label || "attention weights")}</title>`);
+  // Korean labels stay readable where no Korean font is installed: the site's subset travels along
+  if (text.koreanFont) {
+    out.push(`<defs><style>@font-face{font-family:"attnscope Korean";src:url(data:font/woff2;base64,${text.koreanFont}) format("woff2");unicode-range:U+1100-11FF,U+3130-318F,U+AC00-D7A3}</style></defs>`);
+  }
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text x="${pad}" y="${pad + 14}" font-size="14" font-weight="bold" fill="#1f1f27">${xmlText(map.label || "")}</text>`);
   // key tokens, rotated, above their columns
@@ -141,7 +146,7 @@ export function toSVG(map, text = {}) {
       const v = W.data[r * n + c];
       if (v < 0.005) continue;
       const s = v.toFixed(2).replace(/^0/, "");
-      out.push(`<text x="${x0 + c * cell + cell / 2}" y="${y0 + r * cell + cell / 2 + 3.5}" fill="${seqDark(v) ? "#ffffff" : "#3a3a44"}">${s}</text>`);
+      out.push(`<text x="${x0 + c * cell + cell / 2}" y="${y0 + r * cell + cell / 2 + 3.5}" fill="${seqDark(v) ? "#ffffff" : INK}">${s}</text>`);
     }
   }
   out.push("</g>");
@@ -246,6 +251,20 @@ export function download(blob, name) {
 
 export const FORMATS = ["png", "svg", "csv", "json"];
 
+/** The Korean font as base64, when the map has Korean labels (null otherwise, or if unavailable). */
+async function koreanFontFor(map) {
+  const korean = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/u;
+  if (![map.label, ...map.rows, ...map.cols].some((s) => korean.test(String(s)))) return null;
+  try {
+    const bytes = await assetBytes(ASSET.koreanFont);
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  } catch {
+    return null; // the SVG then names the font families only
+  }
+}
+
 /**
  * Make and download one format of a map. `png` = the parts toPNG draws (canvas, legend, ...);
  * `corner` = the CSV's corner cell; `legend` = the SVG legend's caption. Returns the file name.
@@ -255,7 +274,7 @@ export async function saveMap(format, map, { png, corner, legend } = {}) {
   let blob;
   if (format === "png") blob = await toPNG(png);
   else if (format === "csv") blob = new Blob([toCSV(map, corner)], { type: "text/csv;charset=utf-8" });
-  else if (format === "svg") blob = new Blob([toSVG(map, { legend })], { type: "image/svg+xml" });
+  else if (format === "svg") blob = new Blob([toSVG(map, { legend, koreanFont: await koreanFontFor(map) })], { type: "image/svg+xml" });
   else blob = new Blob([toJSON(map)], { type: "application/json" });
   download(blob, name);
   return name;

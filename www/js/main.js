@@ -11,7 +11,7 @@
 import { t, setLang, getLang, detectLang, applyI18n } from "./i18n.js";
 import * as S from "./state.js";
 import { Session } from "./session.js";
-import { pageHref } from "./runtime.js";
+import { pageHref, whenKoreanFont } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { el } from "./dom.js";
 import * as P from "./panels/index.js";
@@ -215,6 +215,7 @@ async function boot() {
   renderHint();
   renderExamples();
   await session.load();
+  whenKoreanFont(() => session.render()); // the maps' Korean labels, drawn on canvas
   if (session.info) {
     suggestions = new Suggestions(session.info.srcVocab);
     renderHint();

@@ -16,7 +16,7 @@
 import * as S from "./state.js";
 import * as C from "./core.js";
 import { Session } from "./session.js";
-import { pageHref } from "./runtime.js";
+import { pageHref, whenKoreanFont } from "./runtime.js";
 import { el, setText } from "./dom.js";
 import { CONTROLS, controlsPanel } from "./controls.js";
 import { heatmapPanel, weightedPanel, decodingPanel, qkPanel, orderPanel } from "./panels/index.js";
@@ -120,6 +120,7 @@ class EmbeddedPanel {
     this.loaded = this.session.load().then((ok) => {
       if (!ok && !this.session.cur) this.root.dataset.ready = "error";
       if (ok) (onReady || (() => {}))();
+      whenKoreanFont(() => this.session.render());
     });
   }
 

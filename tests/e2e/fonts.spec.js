@@ -1,0 +1,42 @@
+// Korean type without a Korean font (issue 12): the site ships a subset of Noto Sans KR
+// (www/fonts/, made by scripts/korean-font.py) holding every Korean character it can show, the
+// pages use it where the system has no Korean font, and SVG downloads carry it.
+import fs from "node:fs";
+import * as fontkit from "fontkit";
+import { test, expect, openApp, heatmapName } from "./fixtures.js";
+import { koreanChars } from "../../scripts/korean-chars.mjs";
+
+const FONT = "www/fonts/noto-sans-kr-400.woff2";
+
+test("the font holds every Korean character of the model's vocabulary and of the Korean text, in under 150 KB", () => {
+  const font = fontkit.openSync(FONT);
+  const missing = [...koreanChars()].filter((c) => !font.hasGlyphForCodePoint(c.codePointAt(0)));
+  expect(missing.join(""), "run python3 scripts/korean-font.py").toBe("");
+  expect(fs.statSync(FONT).size).toBeLessThan(150 * 1024);
+  expect(fs.readFileSync("www/fonts/OFL.txt", "utf8")).toContain("SIL Open Font License");
+});
+
+test("Korean text is drawn with the site's font: its glyphs, not the boxes of a missing font", async ({ page }) => {
+  const font = fontkit.openSync(FONT);
+  const text = "한국어교차어텐션"; // Hangul only: the font is used for nothing else (unicode-range)
+  const want = [...text].reduce((w, c) => w + font.glyphForCodePoint(c.codePointAt(0)).advanceWidth, 0) * (20 / font.unitsPerEm);
+  await openApp(page, "?lang=ko");
+  const got = await page.evaluate(async (s) => {
+    await document.fonts.load('20px "attnscope Korean"', s);
+    const g = document.createElement("canvas").getContext("2d");
+    g.font = '20px "attnscope Korean"';
+    return { width: g.measureText(s).width, loaded: [...document.fonts].some((f) => f.family.includes("attnscope Korean") && f.status === "loaded") };
+  }, text);
+  expect(got.loaded).toBe(true);
+  // every glyph has the advance the font gives it: the browser drew this font, not a fallback
+  expect(Math.abs(got.width - want)).toBeLessThan(0.5);
+});
+
+test("an SVG download with Korean labels carries the Korean font", async ({ page }) => {
+  await openApp(page, "#stack=decoder_cross&layer=2&head=1");
+  await expect(page.getByRole("table", { name: heatmapName("decoder_cross", 2, 1), exact: true })).toHaveCount(1);
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the map as SVG", exact: true }).click()]);
+  const svg = fs.readFileSync(await dl.path(), "utf8");
+  expect(svg).toMatch(/@font-face\{font-family:"attnscope Korean";src:url\(data:font\/woff2;base64,[A-Za-z0-9+/=]{1000,}\)/);
+  expect(svg).toMatch(/[\uac00-\ud7a3]/u);
+});
