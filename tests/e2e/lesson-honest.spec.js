@@ -176,8 +176,8 @@ test("item 8: panel 8 shows LayerNorm's standardised vector (mean 0, variance 1)
     expect(Math.abs(await readValue(page, `p8-${k}-mean`)), k).toBeLessThan(1e-5);
     expect(Math.abs((await readValue(page, `p8-${k}-var`)) - 1), k).toBeLessThan(1e-3);
   }
-  await expect(p8.locator('[data-test="p8-stage-norm1z"] h4')).toHaveText("Norm, step 1: the sum standardised");
-  await expect(p8.locator('[data-test="p8-stage-norm1"] h4')).toContainText("learned scale γ and shift β");
+  await expect(p8.locator('[data-test="p8-stage-norm1z"] h3')).toHaveText("Norm, step 1: the sum standardised");
+  await expect(p8.locator('[data-test="p8-stage-norm1"] h3')).toContainText("learned scale γ and shift β");
   // the standardised vector is the engine's sum standardised: same shape of numbers, computed here
   const sumVar = await readValue(page, "p8-sum1-var");
   expect(sumVar).toBeGreaterThan(0);

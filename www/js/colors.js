@@ -89,9 +89,28 @@ export function divRGBA(v, range, px, o) {
   px[o + 3] = 255;
 }
 
-/** True when text on top of this weight's colour should be white. */
+// Text on a coloured cell: white on a dark cell, INK on a light one, chosen by the cell's own
+// colour. With pure black as INK, every colour of both ramps gives one of the two at least
+// 4.58:1 (WCAG AA asks 4.5:1): white up to a relative luminance of 0.179, black from there.
+export const INK = "#000000";
+const DARK_BELOW = 0.179;
+
+function luminance(lut) {
+  const lin = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return Float32Array.from({ length: lut.length / 3 }, (_, i) => 0.2126 * lin(lut[i * 3] / 255) + 0.7152 * lin(lut[i * 3 + 1] / 255) + 0.0722 * lin(lut[i * 3 + 2] / 255));
+}
+const SEQ_L = luminance(SEQ);
+const NEG_L = luminance(NEG);
+
+/** True when text on top of this weight's colour should be white (else INK). */
 export function seqDark(w) {
-  return w > 0.55;
+  return SEQ_L[index(w)] < DARK_BELOW;
+}
+
+/** True when text on top of this signed value's colour (range [-range, range]) should be white. */
+export function divDark(v, range) {
+  const x = range > 0 ? v / range : 0;
+  return (x >= 0 ? SEQ_L : NEG_L)[index(x >= 0 ? x : -x)] < DARK_BELOW;
 }
 
 /** Paint a horizontal legend bar on a canvas: sequential (0..1) or diverging (-r..r). */

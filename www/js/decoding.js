@@ -14,7 +14,8 @@ export function copyTip(copy, t) {
 }
 
 export class Decoding {
-  constructor(container, { onStep, t }) {
+  /** `heading`: the element of its three sub-titles (one level below the section it sits in). */
+  constructor(container, { onStep, t, heading = "h3" }) {
     this.onStep = onStep;
     this.t = t || defaultT;
     this.root = el("div", "decoding");
@@ -31,13 +32,13 @@ export class Decoding {
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value) - 1));
     nav.append(this.sliderLabel, this.prev, this.slider, this.next, this.position);
 
-    this.prefixTitle = el("h4", "dec-sub");
+    this.prefixTitle = el(heading, "dec-sub");
     this.prefix = el("p", "dec-prefix", { lang: "ko" });
-    this.barsTitle = el("h4", "dec-sub");
+    this.barsTitle = el(heading, "dec-sub");
     this.bars = el("ol", "dec-bars", { lang: "ko" });
     this.chosen = el("p", "dec-chosen", { role: "status" });
     this.copy = el("p", "dec-copy", { hidden: true });
-    this.crossTitle = el("h4", "dec-sub");
+    this.crossTitle = el(heading, "dec-sub");
     const crossBox = el("div", "dec-cross");
     this.cross = new Heatmap(crossBox, { rowRole: null, colRole: "key", maxCell: 30, minCell: 12, t: this.t });
 

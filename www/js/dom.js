@@ -36,6 +36,23 @@ export function setAttr(e, name, value) {
 }
 
 /**
+ * A table's scroll box. Shown: a group named `label` that the keyboard can focus, so that it
+ * can scroll it (a group, not a region: a map shown twice, as in the Embed dialog's preview,
+ * adds no landmark of the same name). Hidden but for screen readers (sr-only): a plain box, no
+ * tab stop.
+ */
+export function tableBox(box, shown, label = "") {
+  box.classList.toggle("sr-only", !shown);
+  if (shown) {
+    box.setAttribute("role", "group");
+    box.tabIndex = 0;
+    setAttr(box, "aria-label", label);
+  } else {
+    for (const a of ["role", "tabindex", "aria-label"]) box.removeAttribute(a);
+  }
+}
+
+/**
  * Call `onShow()` whenever `element` comes into view; `isVisible()` tells whether it is now.
  * Views skip drawing canvases nobody can see and catch up when they scroll into view.
  */

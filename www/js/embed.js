@@ -51,6 +51,7 @@ export function startEmbed(params) {
     state,
     panel: params.get("panel"),
     controls: params.get("controls"),
+    heading: "h1", // the page's own title
     // a sandboxed frame (opaque origin) may not open windows: no "open in the lab" link there
     linkOut: self.origin !== "null",
     onState: S.mirror,
@@ -58,6 +59,7 @@ export function startEmbed(params) {
       document.body.dataset.ready = "1";
     },
   });
+  root.setAttribute("aria-labelledby", panel.titleEl.id); // one main landmark per page, named
   document.documentElement.lang = panel.lang;
   document.title = `${translate(panel.lang, `panel.${panel.panel}`)} · attnscope`;
   postSize();

@@ -6,8 +6,8 @@
 // (raw Q K^T) and `logits` (scaled and masked, -Infinity where masked), as Mats
 // `{rows, cols, data: Float32Array}`.
 
-import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, seqRGBA, divRGBA, seqDark } from "./colors.js";
-import { el, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth } from "./dom.js";
+import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, INK, seqRGBA, divRGBA, seqDark, divDark } from "./colors.js";
+import { el, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 let hatch = null;
@@ -98,7 +98,8 @@ export class Heatmap {
 
   /** Show/hide the table for sighted readers (it is always there for screen readers). */
   showTable(visible) {
-    this.tableWrap.classList.toggle("sr-only", !visible);
+    this.tableShown = visible;
+    tableBox(this.tableWrap, visible, this.data?.label);
   }
 
   /**
@@ -221,8 +222,8 @@ export class Heatmap {
           if (logits && logits[i] === -Infinity) continue;
           const v = S ? S.data[i] : W[i];
           if (!S && v < 0.005) continue; // keep empty cells quiet
-          const dark = S ? Math.abs(v) / range > 0.55 : seqDark(v);
-          g.fillStyle = dark ? "#ffffff" : "#3a3a44";
+          const dark = S ? divDark(v, range) : seqDark(v);
+          g.fillStyle = dark ? "#ffffff" : INK;
           const txt = S ? (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1)) : v.toFixed(2).replace(/^0/, "");
           g.fillText(txt, x0 + c * cell + cell / 2, y0 + r * cell + cell / 2);
         }
@@ -378,6 +379,7 @@ export class Heatmap {
     const n = d.weights.cols;
     const shape = `${m}x${n}|${d.rows.join("\u0001")}|${d.cols.join("\u0001")}|${d.rowHeader}`;
     this.table.setAttribute("aria-label", d.label);
+    if (this.tableShown) tableBox(this.tableWrap, true, d.label);
     if (shape !== this.tableShape) {
       this.tableShape = shape;
       const cap = el("caption", "", {}, d.label);

@@ -87,7 +87,10 @@ export function parseControls(value, panel) {
 }
 
 class EmbeddedPanel {
-  constructor(container, { state, panel, controls, onState, onReady, linkOut = true }) {
+  // `heading`: the title's level, "h2" (a panel on someone's page) or "h1" (the embed page's own
+  // title); the views' sub-titles are one level below.
+  constructor(container, { state, panel, controls, onState, onReady, linkOut = true, heading = "h2" }) {
+    this.heading = heading === "h1" ? "h1" : "h2";
     this.panel = parsePanel(panel);
     this.controls = parseControls(controls, this.panel);
     this.linkOut = linkOut;
@@ -135,7 +138,7 @@ class EmbeddedPanel {
   build(container) {
     const t = this.session.t;
     this.root = el("div", "ap", { "data-panel": this.panel, "data-ready": "0", lang: this.lang, role: "region" });
-    this.titleEl = el("h2", "ap-title", { id: `${this.session.uid}-title` });
+    this.titleEl = el(this.heading, "ap-title", { id: `${this.session.uid}-title` });
     this.root.setAttribute("aria-labelledby", this.titleEl.id);
     this.sentenceEl = el("p", "ap-sentence");
     this.controlsEl = el("div", "ap-controls");
@@ -164,7 +167,8 @@ class EmbeddedPanel {
     for (const [def, opts] of LAYOUT[this.panel]) {
       const box = el("div", `ap-${def.name}`);
       this.body.append(box);
-      session.mount(def, box, def === heatmapPanel ? { ...opts, exportLink } : opts);
+      const subheading = this.heading === "h1" ? "h2" : "h3";
+      session.mount(def, box, def === heatmapPanel ? { ...opts, exportLink, subheading } : { ...opts, subheading });
     }
     session.showTables();
   }

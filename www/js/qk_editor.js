@@ -20,7 +20,7 @@ class MatrixGrid {
     this.editor = editor;
     const uid = Math.random().toString(36).slice(2, 8);
     this.root = el("div", `qk-matrix qk-${matrix}`);
-    this.title = el("h4", `qk-title role-${matrix === "q" ? "query" : "key"}`, { id: `qk-title-${matrix}-${uid}` });
+    this.title = el(editor.heading, `qk-title role-${matrix === "q" ? "query" : "key"}`, { id: `qk-title-${matrix}-${uid}` });
     this.help = el("p", "qk-help sr-only", { id: `qk-help-${matrix}-${uid}` });
     this.scroller = el("div", "qk-scroll");
     this.canvas = el("canvas", "qk-canvas", {
@@ -224,8 +224,10 @@ class MatrixGrid {
 
 /** Both blocks of the selected head plus the presets. */
 export class QKEditor {
-  constructor(container, { onEdit, onIdentity, onReset, onInput, t }) {
+  /** `heading`: the element of the two grids' titles (default h3). */
+  constructor(container, { onEdit, onIdentity, onReset, onInput, t, heading = "h3" }) {
     this.onEdit = onEdit;
+    this.heading = heading;
     this.t = t || defaultT;
     this.onInput = onInput || (() => {});
     this.root = el("div", "qk");

@@ -5,7 +5,7 @@
 // arithmetic done here is the product w_ij * v_j of each term, which is what the panel shows.
 
 import { ROLE, ROLE_TEXT, GRID, seqColor } from "./colors.js";
-import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD, watchWidth } from "./dom.js";
+import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 export class WeightedAverage {
@@ -47,7 +47,8 @@ export class WeightedAverage {
   }
 
   showTable(visible) {
-    this.tableWrap.classList.toggle("sr-only", !visible);
+    this.tableShown = visible;
+    tableBox(this.tableWrap, visible, this.table.getAttribute("aria-label") || "");
   }
 
   /**
@@ -226,6 +227,7 @@ export class WeightedAverage {
     }
     this.table.setAttribute("aria-label", label);
     this.table.caption.textContent = label;
+    if (this.tableShown) tableBox(this.tableWrap, true, label);
     const w = row(d.weights, d.query);
     const rows = this.table.tBodies[0].rows;
     for (let j = 0; j < T; j++) {

@@ -88,7 +88,7 @@ export function panel8(ctx) {
     ];
     if (check) facts.push(check);
     return h("li", { class: `stage stage-${key}`, "data-test": `p8-stage-${key}` },
-      h("h4", { text: title }),
+      h("h3", { class: "stage-title", text: title }),
       h("p", { class: "stage-note", text: note }),
       h("div", { class: "strip-scroll" }, canvas),
       h("p", { class: "stage-facts" }, ...facts));

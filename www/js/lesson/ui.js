@@ -2,7 +2,7 @@
 // heat tables (a heatmap that is also its own accessible table), bar charts, canvas matrices.
 // Text always enters the page through textContent (never parsed as HTML).
 
-import { seqColor, divColor } from "../colors.js";
+import { seqColor, divColor, seqDark, divDark } from "../colors.js";
 import { fmt } from "../dom.js";
 import { lessonT as t } from "../i18n.js";
 
@@ -248,7 +248,8 @@ export class HeatTable {
     if (shape !== this.shape) {
       this.shape = shape;
       const head = h("thead");
-      const hr = h("tr", {}, h("th", { class: "corner", scope: "col", text: this.rowHeader }));
+      // a header cell with no text is an empty header to a screen reader: then a plain cell
+      const hr = h("tr", {}, this.rowHeader ? h("th", { class: "corner", scope: "col", text: this.rowHeader }) : h("td", { class: "corner" }));
       for (const c of d.cols) hr.append(h("th", { scope: "col", class: "col-label", text: c }));
       head.append(hr);
       const body = h("tbody");
@@ -292,10 +293,10 @@ export class HeatTable {
           dark = false;
         } else if (this.kind === "seq") {
           bg = seqColor(v);
-          dark = v > 0.55;
+          dark = seqDark(v);
         } else {
           bg = Number.isFinite(v) ? divColor(v, range) : "";
-          dark = Number.isFinite(v) && Math.abs(v) / range > 0.6;
+          dark = Number.isFinite(v) && divDark(v, range);
         }
         td.style.backgroundColor = bg;
         td.classList.toggle("on-dark", dark);

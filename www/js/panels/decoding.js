@@ -7,8 +7,9 @@ import { Decoding } from "../decoding.js";
 export const decodingPanel = {
   name: "decoding",
   uses: ["step", "layer", "head", "lang"],
-  mount(container, session) {
-    const view = new Decoding(container, { onStep: (k) => session.select({ step: k }), t: session.t });
+  // `subheading`: the element of the view's sub-titles (default h3, under the lab's h2)
+  mount(container, session, opts = {}) {
+    const view = new Decoding(container, { onStep: (k) => session.select({ step: k }), t: session.t, heading: opts.subheading });
     return {
       render() {
         const d = C.decodingData(session.cur, session.state, session.info);

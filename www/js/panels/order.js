@@ -20,7 +20,7 @@ export const orderPanel = {
     const titles = [];
     const maps = [0, 1].map(() => {
       const col = el("div", "order-col");
-      const title = el("h3", "sub");
+      const title = el(opts.subheading || "h3", "sub");
       const inner = el("div");
       col.append(title, inner);
       grid.append(col);

@@ -10,8 +10,10 @@ export const qkPanel = {
   name: "qk",
   uses: ["stack", "layer", "head", "heads", "lang"],
   live: true,
-  mount(container, session) {
+  // `subheading`: the element of the two grids' titles (default h3, under the lab's h2)
+  mount(container, session, opts = {}) {
     const editor = new QKEditor(container, {
+      heading: opts.subheading,
       onEdit: (m, values, phase) => session.edit(m, values, phase),
       onIdentity: () => session.identity(),
       onReset: () => session.resetEdits(),
