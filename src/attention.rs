@@ -7,6 +7,10 @@
 //!   `in_proj_weight` `(3 d_model, d_model)` holds `[W_Q; W_K; W_V]`, head `i` uses columns
 //!   `i*d_k..(i+1)*d_k` of the projected `Q`, `K`, `V`, and the heads are concatenated in order
 //!   before `out_proj`.
+//! * [`Edits`]: what a run changes in one attention: replaced `W_Q`/`W_K` blocks, and
+//!   knocked-out heads, whose output is replaced by zeros before `out_proj` (the standard head
+//!   mask of Michel et al. 2019, "Are Sixteen Heads Really Better than One?", NeurIPS): the
+//!   attention output is then `sum over the heads kept of head_i W_O^(i)` plus the bias `b_O`.
 //!
 //! ## A row with every key masked
 //! A causal mask always leaves the diagonal open, so no row of a self-attention is ever fully
@@ -145,6 +149,7 @@ pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, sca
         logits: Mat(logits),
         weights: Mat(weights),
         output: Mat(output),
+        knocked_out: false,
     }
 }
 
@@ -161,6 +166,23 @@ pub fn self_attention(
     let q = x * w_q.transpose(); // (n, d) x (d, d_k) -> (n, d_k)
     let k = x * w_k.transpose(); // (n, d) x (d, d_k) -> (n, d_k)
     scaled_dot_product(q, k, x.clone(), scale, causal)
+}
+
+/// What a run changes in one multi-head attention (one stack, one layer).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Edits<'a> {
+    /// Replaced `W_Q`/`W_K` blocks of this attention.
+    pub overrides: Vec<&'a Override>,
+    /// Knocked-out heads (indices under the run's `h`, ascending, no repeats): their output is
+    /// replaced by zeros before `out_proj`.
+    pub knock_out: Vec<usize>,
+}
+
+impl Edits<'_> {
+    /// Whether head `head` is knocked out.
+    pub fn knocked_out(&self, head: usize) -> bool {
+        self.knock_out.binary_search(&head).is_ok()
+    }
 }
 
 /// `torch.nn.MultiheadAttention` with the projections split out of `in_proj_weight`.
@@ -188,7 +210,9 @@ impl MultiHeadAttention {
     }
 
     /// Queries from `x_q` `(T_q, d_model)`, keys and values from `x_kv` `(T_k, d_model)`,
-    /// split into `h` heads. `overrides` are the `W_Q`/`W_K` blocks replaced for this attention.
+    /// split into `h` heads. `edits` are the `W_Q`/`W_K` blocks replaced for this attention and
+    /// its knocked-out heads: a knocked-out head is still computed and traced (with
+    /// `knocked_out` set), but its columns of `concat` stay zero.
     pub fn forward(
         &self,
         x_q: &DMatrix<f32>,
@@ -196,11 +220,11 @@ impl MultiHeadAttention {
         h: usize,
         scale: bool,
         causal: bool,
-        overrides: &[&Override],
+        edits: &Edits,
     ) -> (AttentionTrace, DMatrix<f32>) {
         let d_model = self.w_q.w_t.nrows();
         let d_k = d_model / h;
-        let (q, k, v) = self.project(x_q, x_kv, d_k, overrides); // (T_q | T_k, d_model)
+        let (q, k, v) = self.project(x_q, x_kv, d_k, &edits.overrides); // (T_q | T_k, d_model)
 
         let mut concat = DMatrix::zeros(x_q.nrows(), d_model); // (T_q, h * d_k)
         let heads: Vec<HeadTrace> = (0..h)
@@ -210,8 +234,11 @@ impl MultiHeadAttention {
                     let n = m.nrows();
                     DMatrix::from_column_slice(n, d_k, &m.as_slice()[i * d_k * n..(i + 1) * d_k * n])
                 };
-                let head = scaled_dot_product(cols(&q), cols(&k), cols(&v), scale, causal);
-                concat.columns_mut(i * d_k, d_k).copy_from(&head.output.0);
+                let mut head = scaled_dot_product(cols(&q), cols(&k), cols(&v), scale, causal);
+                head.knocked_out = edits.knocked_out(i);
+                if !head.knocked_out {
+                    concat.columns_mut(i * d_k, d_k).copy_from(&head.output.0);
+                }
                 head
             })
             .collect();
@@ -232,15 +259,15 @@ impl MultiHeadAttention {
         h: usize,
         scale: bool,
         causal: bool,
-        overrides: &[&Override],
+        edits: &Edits,
     ) -> DMatrix<f32> {
         let d_model = self.w_q.w_t.nrows();
         let d_k = d_model / h;
-        let (q, k, v) = self.project(x_q, x_kv, d_k, overrides); // (T_q | T_k, d_model)
+        let (q, k, v) = self.project(x_q, x_kv, d_k, &edits.overrides); // (T_q | T_k, d_model)
         let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
         let t_q = x_q.nrows();
         let mut concat = DMatrix::zeros(t_q, d_model); // (T_q, h * d_k)
-        for i in 0..h {
+        for i in (0..h).filter(|&i| !edits.knocked_out(i)) {
             let k_t = k.columns(i * d_k, d_k).transpose(); // (d_k, T_k)
             let mut w = q.columns(i * d_k, d_k) * k_t; // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
             for (j, col) in w.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {

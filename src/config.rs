@@ -1,5 +1,6 @@
 //! The model's hyper-parameters (fixed by the model file) and the options of one run (changed
-//! per call, no reload: scaling, causal masks, positional encoding, number of heads, Q/K edits).
+//! per call, no reload: scaling, causal masks, positional encoding, number of heads, Q/K edits,
+//! knocked-out heads).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -195,6 +196,25 @@ impl Config {
     pub fn head_choices(&self) -> Vec<usize> {
         (1..=self.d_model).filter(|h| self.d_model % h == 0).collect()
     }
+
+    /// The number of layers holding attention `stack`.
+    pub fn layers(&self, stack: Stack) -> usize {
+        match stack {
+            Stack::Encoder => self.num_encoder_layers,
+            Stack::DecoderSelf | Stack::DecoderCross => self.num_decoder_layers,
+        }
+    }
+
+    /// Every head of the model under `h` heads per attention, in the order encoder layers,
+    /// decoder self-attention layers, cross-attention layers, and by head within a layer.
+    pub fn all_heads(&self, h: usize) -> Vec<HeadRef> {
+        [Stack::Encoder, Stack::DecoderSelf, Stack::DecoderCross]
+            .into_iter()
+            .flat_map(|stack| {
+                (0..self.layers(stack)).flat_map(move |layer| (0..h).map(move |head| HeadRef { stack, layer, head }))
+            })
+            .collect()
+    }
 }
 
 /// Which attention of the model an [`Override`] replaces a block of.
@@ -240,6 +260,56 @@ pub struct Override {
     pub block: Mat,
 }
 
+/// One head of one attention of the model, every index from 0 (under the run's `h`).
+///
+/// Written `e1h2` (encoder layer 1, head 2), `s2h1` (decoder self-attention), `c2h3` (decoder
+/// cross-attention): stack letter, then layer and head counted from 1, as the CLI's
+/// `--knock-out` and the page's `knockOut` take them ([`HeadRef::parse`], `Display`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct HeadRef {
+    /// The attention.
+    pub stack: Stack,
+    /// Layer index in that stack, from 0.
+    pub layer: usize,
+    /// Head index under the run's `h`, from 0.
+    pub head: usize,
+}
+
+impl HeadRef {
+    /// Parse one head written `e1h2` / `s2h1` / `c2h3` (1-based layer and head).
+    pub fn parse(text: &str) -> Result<HeadRef> {
+        let bad = || input_err!("{text:?} is not a head: write stack e|s|c, layer, 'h', head, from 1 (e.g. e1h2)");
+        let t = text.trim();
+        let stack = match t.as_bytes().first() {
+            Some(b'e' | b'E') => Stack::Encoder,
+            Some(b's' | b'S') => Stack::DecoderSelf,
+            Some(b'c' | b'C') => Stack::DecoderCross,
+            _ => return Err(bad()),
+        };
+        let (layer, head) = t[1..].split_once(['h', 'H']).ok_or_else(bad)?;
+        let one_based = |n: &str| n.parse::<usize>().ok().filter(|&n| n >= 1).map(|n| n - 1).ok_or_else(bad);
+        Ok(HeadRef { stack, layer: one_based(layer)?, head: one_based(head)? })
+    }
+
+    /// Parse a comma-separated list, `e1h2,s2h1,c2h3` (spaces allowed; empty text = none).
+    pub fn parse_list(text: &str) -> Result<Vec<HeadRef>> {
+        text.split(',').map(str::trim).filter(|p| !p.is_empty()).map(HeadRef::parse).collect()
+    }
+}
+
+impl core::fmt::Display for HeadRef {
+    /// `e1h2`: the form [`HeadRef::parse`] reads.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let letter = match self.stack {
+            Stack::Encoder => 'e',
+            Stack::DecoderSelf => 's',
+            Stack::DecoderCross => 'c',
+        };
+        write!(f, "{letter}{}h{}", self.layer + 1, self.head + 1)
+    }
+}
+
 /// Options of one forward pass. `Default` is the paper's model as trained.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunOptions {
@@ -255,6 +325,10 @@ pub struct RunOptions {
     pub positional: bool,
     /// Replaced `W_Q` / `W_K` blocks.
     pub overrides: Vec<Override>,
+    /// Knocked-out heads (ablation): each one's output is replaced by zeros before `out_proj`,
+    /// the standard head mask (`head_mask` in common libraries; Michel et al. 2019, "Are Sixteen
+    /// Heads Really Better than One?"). Its weights are still computed and traced. Default none.
+    pub knock_out: Vec<HeadRef>,
 }
 
 impl Default for RunOptions {
@@ -266,6 +340,7 @@ impl Default for RunOptions {
             causal_encoder: false,
             positional: true,
             overrides: Vec::new(),
+            knock_out: Vec::new(),
         }
     }
 }
@@ -284,15 +359,21 @@ impl RunOptions {
         Ok(h)
     }
 
-    /// Every override names an existing layer and head and has the `(d_k, d_model)` shape.
+    /// Every override and knock-out names an existing layer and head, and every override has
+    /// the `(d_k, d_model)` shape.
     pub fn validate(&self, cfg: &Config) -> Result<()> {
         let h = self.heads_for(cfg)?;
         let d_k = cfg.d_model / h;
+        for k in &self.knock_out {
+            if k.layer >= cfg.layers(k.stack) {
+                return Err(input_err!("knock-out {k}: {:?} has {} layers", k.stack, cfg.layers(k.stack)));
+            }
+            if k.head >= h {
+                return Err(input_err!("knock-out {k}: this run has {h} heads"));
+            }
+        }
         for o in &self.overrides {
-            let layers = match o.stack {
-                Stack::Encoder => cfg.num_encoder_layers,
-                Stack::DecoderSelf | Stack::DecoderCross => cfg.num_decoder_layers,
-            };
+            let layers = cfg.layers(o.stack);
             if o.layer >= layers {
                 return Err(input_err!("override of {:?} layer {}: the stack has {layers} layers", o.stack, o.layer));
             }

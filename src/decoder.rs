@@ -6,9 +6,9 @@
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
-use crate::attention::{softmax_rows, MultiHeadAttention};
-use crate::config::{Override, RunOptions, Stack};
-use crate::encoder::overrides;
+use crate::attention::{softmax_rows, Edits, MultiHeadAttention};
+use crate::config::{RunOptions, Stack};
+use crate::encoder::edits_for;
 use crate::feed_forward::FeedForward;
 use crate::linear::Linear;
 use crate::norm::{add_norm, residual, LayerNorm};
@@ -45,7 +45,7 @@ pub struct Decoder {
 
 /// The three sublayers of a decoder layer, each alone: [`Decoder::forward`] and
 /// [`crate::incremental::Session`] both call these, so a sublayer recomputed alone gives the
-/// very bits of a full pass. `edits` are the sublayer's Q/K overrides.
+/// very bits of a full pass. `edits` are the sublayer's Q/K overrides and knocked-out heads.
 impl DecoderLayer {
     /// Masked self-attention wrapped in Add & Norm: `y` `(T, d_model)` -> trace; its
     /// `output()` `(T, d_model)` feeds [`DecoderLayer::cross_attention`].
@@ -55,7 +55,7 @@ impl DecoderLayer {
         h: usize,
         opts: &RunOptions,
         norm_first: bool,
-        edits: &[&Override],
+        edits: &Edits,
     ) -> Residual<AttentionTrace> {
         residual(y, &self.norms[0], norm_first, |y| {
             self.self_attn.forward(y, y, h, opts.scale, opts.causal_decoder, edits)
@@ -72,7 +72,7 @@ impl DecoderLayer {
         h: usize,
         opts: &RunOptions,
         norm_first: bool,
-        edits: &[&Override],
+        edits: &Edits,
     ) -> Residual<AttentionTrace> {
         residual(y, &self.norms[1], norm_first, |y| self.cross_attn.forward(y, memory, h, opts.scale, false, edits))
     }
@@ -93,8 +93,8 @@ impl Decoder {
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate() {
             let nf = self.norm_first;
-            let self_attn = layer.self_attention(&y, h, opts, nf, &overrides(opts, Stack::DecoderSelf, l));
-            let cross_edits = overrides(opts, Stack::DecoderCross, l);
+            let self_attn = layer.self_attention(&y, h, opts, nf, &edits_for(opts, Stack::DecoderSelf, l));
+            let cross_edits = edits_for(opts, Stack::DecoderCross, l);
             let cross_attn = layer.cross_attention(self_attn.output(), memory, h, opts, nf, &cross_edits);
             let ffn = layer.feed_forward(cross_attn.output(), nf);
             y = ffn.output().0.clone();
@@ -111,8 +111,8 @@ impl Decoder {
         let mut y = self.embed.forward(tgt, opts.positional).input.0; // (T, d_model)
         for (l, layer) in self.layers.iter().enumerate() {
             let [n1, n2, n3] = &layer.norms;
-            let self_edits = overrides(opts, Stack::DecoderSelf, l);
-            let cross_edits = overrides(opts, Stack::DecoderCross, l);
+            let self_edits = edits_for(opts, Stack::DecoderSelf, l);
+            let cross_edits = edits_for(opts, Stack::DecoderCross, l);
             y = add_norm(&y, n1, self.norm_first, |y| {
                 layer.self_attn.output(y, y, h, opts.scale, opts.causal_decoder, &self_edits)
             });

@@ -5,8 +5,8 @@
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
-use crate::attention::MultiHeadAttention;
-use crate::config::{Override, RunOptions, Stack};
+use crate::attention::{Edits, MultiHeadAttention};
+use crate::config::{RunOptions, Stack};
 use crate::feed_forward::FeedForward;
 use crate::norm::{add_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
@@ -45,7 +45,7 @@ impl Encoder {
         let mut x: DMatrix<f32> = embed.input.0.clone(); // (S, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate() {
-            let trace = layer.forward(&x, h, opts, self.norm_first, &overrides(opts, Stack::Encoder, l));
+            let trace = layer.forward(&x, h, opts, self.norm_first, &edits_for(opts, Stack::Encoder, l));
             x = trace.ffn.output().0.clone();
             layers.push(trace);
         }
@@ -57,7 +57,7 @@ impl Encoder {
 impl EncoderLayer {
     /// One layer, every intermediate kept: `x` `(S, d_model)` -> its trace, whose
     /// `ffn.output()` `(S, d_model)` is the next layer's input. `edits` are this layer's Q/K
-    /// overrides. [`Encoder::forward`] and [`crate::incremental::Session`] both call this, so a
+    /// overrides and knocked-out heads. [`Encoder::forward`] and [`crate::incremental::Session`] both call this, so a
     /// layer recomputed alone gives the very bits of a full pass.
     pub fn forward(
         &self,
@@ -65,7 +65,7 @@ impl EncoderLayer {
         h: usize,
         opts: &RunOptions,
         norm_first: bool,
-        edits: &[&Override],
+        edits: &Edits,
     ) -> EncoderLayerTrace {
         let self_attn = residual(x, &self.norm1, norm_first, |x| {
             self.self_attn.forward(x, x, h, opts.scale, opts.causal_encoder, edits)
@@ -80,7 +80,7 @@ impl Encoder {
     pub(crate) fn memory(&self, src: &[u32], h: usize, opts: &RunOptions) -> DMatrix<f32> {
         let mut x = self.embed.forward(src, opts.positional).input.0; // (S, d_model)
         for (l, layer) in self.layers.iter().enumerate() {
-            let edits = overrides(opts, Stack::Encoder, l);
+            let edits = edits_for(opts, Stack::Encoder, l);
             x = add_norm(&x, &layer.norm1, self.norm_first, |x| {
                 layer.self_attn.output(x, x, h, opts.scale, opts.causal_encoder, &edits)
             });
@@ -90,7 +90,12 @@ impl Encoder {
     }
 }
 
-/// The overrides of `opts` aimed at layer `layer` of `stack`.
-pub(crate) fn overrides(opts: &RunOptions, stack: Stack, layer: usize) -> Vec<&Override> {
-    opts.overrides.iter().filter(|o| o.stack == stack && o.layer == layer).collect()
+/// The overrides and knocked-out heads of `opts` aimed at layer `layer` of `stack`.
+pub(crate) fn edits_for(opts: &RunOptions, stack: Stack, layer: usize) -> Edits<'_> {
+    let overrides = opts.overrides.iter().filter(|o| o.stack == stack && o.layer == layer).collect();
+    let mut knock_out: alloc::vec::Vec<usize> =
+        opts.knock_out.iter().filter(|k| k.stack == stack && k.layer == layer).map(|k| k.head).collect();
+    knock_out.sort_unstable();
+    knock_out.dedup();
+    Edits { overrides, knock_out }
 }

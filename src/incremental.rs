@@ -8,16 +8,17 @@
 //! | stage | recomputed when |
 //! |---|---|
 //! | encoder embeddings | the source ids or `positional` changed |
-//! | encoder layer `l` | layer `l - 1` (or the embeddings) was recomputed, or `h`, `scale`, `causal_encoder` or layer `l`'s encoder edits changed |
+//! | encoder layer `l` | layer `l - 1` (or the embeddings) was recomputed, or `h`, `scale`, `causal_encoder` or layer `l`'s encoder edits or knock-outs changed |
 //! | memory (final norm) | any encoder layer was recomputed |
 //! | decoder embeddings | the target ids or `positional` changed |
-//! | self-attention of decoder layer `l` | the sublayer before it was recomputed, or `h`, `scale`, `causal_decoder` or its edits changed |
-//! | cross-attention of decoder layer `l` | the self-attention before it was recomputed, the memory is not the one it read, or `h`, `scale` or its edits changed |
+//! | self-attention of decoder layer `l` | the sublayer before it was recomputed, or `h`, `scale`, `causal_decoder` or its edits or knock-outs changed |
+//! | cross-attention of decoder layer `l` | the self-attention before it was recomputed, the memory is not the one it read, or `h`, `scale` or its edits or knock-outs changed |
 //! | feed-forward of decoder layer `l`, output (final norm) | the sublayer before it was recomputed |
 //!
 //! So a cross-attention edit in the last decoder layer reruns that sublayer, the feed-forward
-//! after it and the final norm, and nothing of the encoder. Nothing is invalidated by hand: a
-//! run compares each stage's inputs (ids, options, the edits aimed at it, bit for bit) with the
+//! after it and the final norm, and nothing of the encoder; so does knocking out (or restoring)
+//! one of its heads. Nothing is invalidated by hand: a run compares each stage's inputs (ids,
+//! options, the edits aimed at it bit for bit, the heads knocked out in it) with the
 //! ones it was computed from, so any sequence of changes to the source, target, options and
 //! edits is handled. Every stage is computed by the same function the full pass uses
 //! ([`crate::encoder::EncoderLayer::forward`], [`crate::decoder::DecoderLayer::self_attention`],
@@ -35,8 +36,9 @@ use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 use crate::attention::softmax_rows;
+use crate::attention::Edits;
 use crate::config::{Override, RunOptions, Stack};
-use crate::encoder::overrides;
+use crate::encoder::edits_for;
 use crate::model::finite;
 use crate::trace::{
     AttentionTrace, DecoderLayerTrace, DecoderTrace, EmbeddingTrace, EncoderLayerTrace, EncoderTrace, FfnTrace, Mat,
@@ -130,6 +132,15 @@ impl StagedDecoder {
 }
 
 impl Staged {
+    /// The attention `stack` of layer `layer` (its trace without the Add & Norm around it).
+    pub fn attention(&self, stack: Stack, layer: usize) -> Option<&AttentionTrace> {
+        match stack {
+            Stack::Encoder => self.encoder.layers.get(layer).map(|l| &l.self_attn.sublayer),
+            Stack::DecoderSelf => self.decoder.layers.get(layer).map(|l| &l.self_attn.sublayer),
+            Stack::DecoderCross => self.decoder.layers.get(layer).map(|l| &l.cross_attn.sublayer),
+        }
+    }
+
     /// The plain [`Trace`], equal to [`Model::forward`]'s for the same inputs.
     pub fn to_trace(&self, model: &Model) -> Result<Trace> {
         Ok(Trace { heads: self.heads, encoder: self.encoder.to_trace(), decoder: self.decoder.to_trace(model)? })
@@ -137,7 +148,8 @@ impl Staged {
 }
 
 /// What a stage was computed from, besides the stage before it: ids for the embeddings, the
-/// options it reads and the edits aimed at it (compared bit for bit: `-0.0` is not `0.0`).
+/// options it reads, the edits aimed at it (compared bit for bit: `-0.0` is not `0.0`) and the
+/// heads knocked out in it.
 #[derive(Debug, Clone, Default)]
 struct Key {
     ids: Vec<u32>,
@@ -146,6 +158,8 @@ struct Key {
     causal: bool,
     positional: bool,
     edits: Vec<Override>,
+    /// Knocked-out heads, ascending ([`Edits::knock_out`]).
+    knock_out: Vec<usize>,
     /// The memory a cross-attention read (the same `Rc`, not equal values: a stage computed
     /// from another memory is stale even when [`Session::encode`] has cached the new one since).
     memory: Option<Rc<Mat>>,
@@ -160,6 +174,7 @@ impl PartialEq for Key {
         };
         (&self.ids, self.h, self.scale, self.causal, self.positional)
             == (&other.ids, other.h, other.scale, other.causal, other.positional)
+            && self.knock_out == other.knock_out
             && self.edits.len() == other.edits.len()
             && self.edits.iter().zip(&other.edits).all(|(a, b)| same_edit(a, b))
             && match (&self.memory, &other.memory) {
@@ -232,8 +247,8 @@ impl Session {
                 Some(before) => before.ffn.output(),
                 None => &embed.input,
             }; // (S, d_model)
-            let edits = overrides(opts, Stack::Encoder, l);
-            let key = Key { h, scale: opts.scale, causal: opts.causal_encoder, edits: owned(&edits), ..Key::default() };
+            let edits = edits_for(opts, Stack::Encoder, l);
+            let key = Key { h, scale: opts.scale, causal: opts.causal_encoder, ..owned(&edits) };
             let trace = stage(slot, key, &mut dirty, || layer.forward(x, h, opts, enc.norm_first, &edits));
             layers.push(trace);
         }
@@ -263,13 +278,13 @@ impl Session {
                 Some(before) => before.ffn.output(),
                 None => &embed.input,
             }; // (T, d_model)
-            let edits = overrides(opts, Stack::DecoderSelf, l);
-            let key = Key { h, scale: opts.scale, causal: opts.causal_decoder, edits: owned(&edits), ..Key::default() };
+            let edits = edits_for(opts, Stack::DecoderSelf, l);
+            let key = Key { h, scale: opts.scale, causal: opts.causal_decoder, ..owned(&edits) };
             let self_attn =
                 stage(&mut slots.self_attn, key, &mut dirty, || layer.self_attention(y, h, opts, nf, &edits));
-            let edits = overrides(opts, Stack::DecoderCross, l);
+            let edits = edits_for(opts, Stack::DecoderCross, l);
             let memory = Some(Rc::clone(&encoder.memory));
-            let key = Key { h, scale: opts.scale, edits: owned(&edits), memory, ..Key::default() };
+            let key = Key { h, scale: opts.scale, memory, ..owned(&edits) };
             let cross_attn = stage(&mut slots.cross_attn, key, &mut dirty, || {
                 layer.cross_attention(self_attn.output(), &encoder.memory.0, h, opts, nf, &edits)
             });
@@ -283,6 +298,8 @@ impl Session {
     }
 }
 
-fn owned(edits: &[&Override]) -> Vec<Override> {
-    edits.iter().map(|&o| o.clone()).collect()
+/// A key holding `edits` (owned) and nothing else.
+fn owned(edits: &Edits) -> Key {
+    let overrides = edits.overrides.iter().map(|&o| o.clone()).collect();
+    Key { edits: overrides, knock_out: edits.knock_out.clone(), ..Key::default() }
 }

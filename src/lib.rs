@@ -32,6 +32,8 @@
 //! - [`model`]: embeddings + stacks + generator: the whole forward pass.
 //! - [`incremental`]: a [`incremental::Session`] reruns only the stages a change changes.
 //! - [`decode`]: greedy generation, one token at a time.
+//! - [`analysis`]: beyond raw weights: head importance by knock-out, value-weighted attention
+//!   (Kobayashi et al. 2020), attention rollout (Abnar & Zuidema 2020).
 //! - [`tokenizer`]: words to ids and back.
 //! - [`format`]: loading a PyTorch-compatible `.safetensors` model file.
 //! - [`trace`]: every intermediate of a forward pass, with shapes.
@@ -42,6 +44,7 @@
 
 extern crate alloc;
 
+pub mod analysis;
 pub mod attention;
 pub mod config;
 pub mod decode;
@@ -62,7 +65,7 @@ pub mod vectors;
 pub mod wasm;
 pub mod weighted_average;
 
-pub use config::{Activation, Config, Matrix as QkMatrix, Override, Positional, RunOptions, Stack};
+pub use config::{Activation, Config, HeadRef, Matrix as QkMatrix, Override, Positional, RunOptions, Stack};
 pub use decode::{greedy, Decoding, SourceCopy, Step};
 pub use error::Error;
 pub use model::Model;

@@ -98,6 +98,10 @@ pub struct HeadTrace {
     pub weights: Mat,
     /// The weighted average of the values, `weights V`, `(T_q, d_k)`.
     pub output: Mat,
+    /// The head is knocked out in this run ([`crate::RunOptions::knock_out`]): everything above
+    /// is what it computes, but `out_proj` reads zeros in its place (its columns of
+    /// [`AttentionTrace::concat`] are zero).
+    pub knocked_out: bool,
 }
 
 /// One multi-head attention (paper section 3.2.2).
@@ -106,7 +110,7 @@ pub struct HeadTrace {
 pub struct AttentionTrace {
     /// One entry per head, `h` in all.
     pub heads: Vec<HeadTrace>,
-    /// The heads' outputs side by side, `(T_q, d_model)`.
+    /// The heads' outputs side by side, `(T_q, d_model)`; zeros in a knocked-out head's columns.
     pub concat: Mat,
     /// `concat W_O^T + b_O`, `(T_q, d_model)`.
     pub output: Mat,

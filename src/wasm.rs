@@ -20,7 +20,15 @@
 //! const { text, steps, trace } = lab.translate();   // greedy decoding + the full trace
 //! lab.setBlock("encoder", 0, 1, "q", edited);         // a W_Q block, (d_k, d_model) row-major
 //! const trace2 = lab.run();                           // same sentence, edited weights
+//! lab.setOptions({ knockOut: ["e1h2", "c2h3"] });     // heads whose output becomes zeros
+//! const { heads, delta, ranking } = lab.headImportance(); // each head knocked out alone
+//! const vw = lab.valueWeighted("decoder_cross", 1);   // per head: ||w_ij v_j W_O^(h)||
+//! const { encoder, decoder_self, cross } = lab.rollout(); // attention rollout, per layer
 //! ```
+//!
+//! The analyses ([`Lab::headImportance`], [`Lab::valueWeighted`], [`Lab::rollout`]; see
+//! [`crate::analysis`]) are computed only when called, from the current run, so a frame of a
+//! W_Q/W_K drag never pays for them.
 
 use alloc::rc::Rc;
 use alloc::string::String;
@@ -31,10 +39,11 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::analysis::{head_importance, staged_rollout, value_weighted_heads};
 use crate::attention::softmax_rows;
-use crate::config::{Matrix, Override, RunOptions, Stack};
+use crate::config::{HeadRef, Matrix, Override, RunOptions, Stack};
 use crate::decode::{greedy, Step};
-use crate::incremental::{Session, StagedDecoder, StagedEncoder};
+use crate::incremental::{Session, Staged, StagedDecoder, StagedEncoder};
 use crate::tokenizer::{split_words, Encoded};
 use crate::trace::{AttentionTrace, EmbeddingTrace, EncoderLayerTrace, FfnTrace, Mat, Residual, Trace};
 use crate::vectors::WordVectors;
@@ -85,6 +94,8 @@ struct OptionsIn {
     causal_decoder: Option<bool>,
     causal_encoder: Option<bool>,
     positional: Option<bool>,
+    /// Heads written `e1h2`, `s2h1`, `c2h3` (1-based); replaces the knocked-out set.
+    knock_out: Option<Vec<String>>,
 }
 
 #[derive(Serialize)]
@@ -166,6 +177,9 @@ pub struct Lab {
     dropped: usize,
     /// Decoder input for [`Lab::run`]: `<bos>` + the translation but its last token.
     target: Vec<u32>,
+    /// The last [`Lab::translate`]'s tokens (`<eos>` included when produced), for
+    /// [`Lab::headImportance`]; empty until a translation.
+    translation: Vec<u32>,
     opts: RunOptions,
     /// The last run's stages, reused where the next run's inputs did not change.
     session: RefCell<Session>,
@@ -187,6 +201,7 @@ impl Lab {
             source: Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() },
             dropped: 0,
             target,
+            translation: Vec::new(),
             opts: RunOptions::default(),
         })
     }
@@ -221,6 +236,7 @@ impl Lab {
         self.source = enc;
         self.dropped = dropped;
         self.target.truncate(1);
+        self.translation.clear();
         to_js(&Source { tokens: &self.source.tokens, ids: &self.source.ids, unknown: &self.source.unknown, dropped })
     }
 
@@ -236,15 +252,24 @@ impl Lab {
         to_js(&Source { tokens: &enc.tokens, ids: &enc.ids, unknown: &enc.unknown, dropped: 0 })
     }
 
-    /// Change run options: `{heads, scale, causalDecoder, causalEncoder, positional}`, each
-    /// optional. A new head count clears the Q/K edits (their blocks change shape).
+    /// Change run options: `{heads, scale, causalDecoder, causalEncoder, positional,
+    /// knockOut}`, each optional. `knockOut` is the whole set of knocked-out heads, written
+    /// `"e1h2"` (encoder layer 1 head 2), `"s2h1"` (decoder self-attention), `"c2h3"`
+    /// (cross-attention), counted from 1; `[]` restores every head. A knocked-out head's output
+    /// is replaced by zeros before `out_proj`; translate() and run() honour it, and its heads in
+    /// the trace carry `knocked_out: true`. A head count other than the one in force clears the
+    /// Q/K edits (their blocks change shape) and the knock-outs (unless `knockOut` is given with
+    /// it). Nothing changes
+    /// when any option is invalid.
     #[wasm_bindgen(js_name = setOptions)]
     pub fn set_options(&mut self, options: JsValue) -> Result<(), JsError> {
         let o: OptionsIn = serde_wasm_bindgen::from_value(options)?;
         let mut next = self.opts.clone();
         if let Some(h) = o.heads {
-            if Some(h) != next.heads {
+            // the count in force (the model's nhead until one is set): setting it again keeps the edits
+            if Some(h) != next.heads_for(&self.model.config).ok() {
                 next.overrides.clear();
+                next.knock_out.clear();
             }
             next.heads = Some(h);
         }
@@ -252,9 +277,23 @@ impl Lab {
         next.causal_decoder = o.causal_decoder.unwrap_or(next.causal_decoder);
         next.causal_encoder = o.causal_encoder.unwrap_or(next.causal_encoder);
         next.positional = o.positional.unwrap_or(next.positional);
-        next.heads_for(&self.model.config).map_err(err)?;
+        if let Some(heads) = o.knock_out {
+            next.knock_out = heads.iter().map(|t| HeadRef::parse(t)).collect::<crate::Result<_>>().map_err(err)?;
+        }
+        next.validate(&self.model.config).map_err(err)?;
         self.opts = next;
         Ok(())
+    }
+
+    /// The knocked-out heads in force, as `["e1h2", ...]` (sorted: encoder, decoder
+    /// self-attention, cross-attention; by layer, then head).
+    #[wasm_bindgen(js_name = knockedOut)]
+    pub fn knocked_out(&self) -> Result<JsValue, JsError> {
+        let mut heads = self.opts.knock_out.clone();
+        heads.sort();
+        heads.dedup();
+        let names: Vec<String> = heads.iter().map(|k| alloc::format!("{k}")).collect();
+        to_js(&names)
     }
 
     /// The current `(d_k, d_model)` block of `W_Q` (`matrix = "q"`) or `W_K` (`"k"`) of one head
@@ -325,6 +364,7 @@ impl Lab {
         self.need_source()?;
         let dec = greedy(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
         self.target = dec.trace.decoder.embed.ids.clone();
+        self.translation = dec.tokens.clone();
         let tok = &self.model.tokenizer;
         let src = &self.source.tokens;
         let (text, spans) = dec.text_spans(tok, src);
@@ -352,9 +392,7 @@ impl Lab {
     /// and unchanged stages come back as the same JS objects; `trace.decoder.logits` and
     /// `.probs` are computed when first read (see the module docs).
     pub fn run(&self) -> Result<JsValue, JsError> {
-        self.need_source()?;
-        let staged =
-            self.session.borrow_mut().run(&self.model, &self.source.ids, &self.target, &self.opts).map_err(err)?;
+        let staged = self.staged()?;
         let mut shown = self.shown.borrow_mut();
         let trace = obj(&[
             ("heads", staged.heads.into()),
@@ -382,6 +420,7 @@ impl Lab {
         self.source = Encoded { tokens, ids: src.to_vec(), unknown: Vec::new() };
         self.dropped = 0;
         self.target = tgt.to_vec();
+        self.translation.clear();
         *self.session.borrow_mut() = Session::new();
         *self.shown.borrow_mut() = Shown::default();
         Ok(())
@@ -406,9 +445,70 @@ impl Lab {
         let encoder = self.shown.borrow_mut().encoder(&encoder)?;
         obj(&[("heads", heads.into()), ("encoder", encoder)])
     }
+
+    /// Which heads the current translation depends on (see [`crate::analysis::head_importance`]):
+    /// for every head, `log p(translation | source)` teacher-forced with that head knocked out
+    /// on top of the current options, against the same without it. One forward pass per head.
+    /// Needs a [`Lab::translate`] since the last `setSource`. Returns `{base, heads: ["e1h1",
+    /// ...], log_prob: Float32Array, delta: Float32Array, ranking: Uint32Array}`: `heads` lists
+    /// every head (encoder layers, decoder self-attention layers, cross-attention layers; heads
+    /// in order within a layer), `log_prob[i]` and `delta[i] = log_prob[i] - base` belong to
+    /// `heads[i]` (negative: the translation is less likely without it; 0 for a head already
+    /// knocked out), and `ranking` holds indices into `heads`, the largest drop first.
+    #[wasm_bindgen(js_name = headImportance)]
+    pub fn head_importance(&self) -> Result<JsValue, JsError> {
+        self.need_source()?;
+        if self.translation.is_empty() {
+            return Err(JsError::new("no translation yet: call translate first"));
+        }
+        let imp = head_importance(&self.model, &self.source.ids, &self.translation, &self.opts).map_err(err)?;
+        let names: Vec<String> = imp.heads.iter().map(|h| alloc::format!("{}", h.head)).collect();
+        let log_prob: Vec<f32> = imp.heads.iter().map(|h| h.log_prob).collect();
+        let delta: Vec<f32> = imp.heads.iter().map(|h| h.delta).collect();
+        let ranking: Vec<u32> = imp.ranking.iter().map(|&i| i as u32).collect();
+        obj(&[
+            ("base", imp.base.into()),
+            ("heads", to_js(&names)?),
+            ("log_prob", js_sys::Float32Array::from(log_prob.as_slice()).into()),
+            ("delta", js_sys::Float32Array::from(delta.as_slice()).into()),
+            ("ranking", js_sys::Uint32Array::from(ranking.as_slice()).into()),
+        ])
+    }
+
+    /// Value-weighted attention (Kobayashi et al. 2020; see [`crate::analysis::value_weighted`])
+    /// of every head of one attention (`stack = "encoder" | "decoder_self" | "decoder_cross"`,
+    /// `layer` from 0) in the current run ([`Lab::run`]'s sentence, decoder input, options):
+    /// `[{value_norms: (1, T_k), norms: (T_q, T_k), normalized: (T_q, T_k)}]`, one per head, each
+    /// a `{rows, cols, data: Float32Array}`. `value_norms[j] = ||v_j W_O^(h)||`, `norms[i][j] =
+    /// weight[i][j] * value_norms[j]`, `normalized` = `norms` with rows summing to 1; all zeros
+    /// for a knocked-out head. Computed on call only (reuses the run's stages).
+    #[wasm_bindgen(js_name = valueWeighted)]
+    pub fn value_weighted(&self, stack: &str, layer: usize) -> Result<JsValue, JsError> {
+        let stack = parse_stack(stack)?;
+        let mha = self.model.attention(stack, layer).map_err(err)?;
+        let staged = self.staged()?;
+        let attn = staged.attention(stack, layer).ok_or_else(|| JsError::new("no such layer"))?;
+        to_js(&value_weighted_heads(attn, mha))
+    }
+
+    /// Attention rollout (Abnar & Zuidema 2020; the decoder's path through cross-attention
+    /// into the source words is documented in [`crate::analysis`]) of the current run:
+    /// `{encoder: [(S, S)], decoder_self: [(T, T)], cross: [(T, S)]}`, one matrix per layer,
+    /// cumulative (the last is the whole stack). Encoder rows sum to 1; a decoder row of
+    /// `decoder_self` and the same row of `cross` sum to 1 together. Knocked-out heads are left
+    /// out of the head means. Computed on call only (reuses the run's stages).
+    pub fn rollout(&self) -> Result<JsValue, JsError> {
+        to_js(&staged_rollout(&self.staged()?))
+    }
 }
 
 impl Lab {
+    /// The current run's stages (incremental: nothing is recomputed when nothing changed).
+    fn staged(&self) -> Result<Staged, JsError> {
+        self.need_source()?;
+        self.session.borrow_mut().run(&self.model, &self.source.ids, &self.target, &self.opts).map_err(err)
+    }
+
     fn need_source(&self) -> Result<(), JsError> {
         if self.source.ids.is_empty() {
             return Err(JsError::new("no sentence yet: call setSource first"));
@@ -448,7 +548,17 @@ fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String], span: Option<(
 }
 
 fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
-    let stack = match stack {
+    let stack = parse_stack(stack)?;
+    let matrix = match matrix {
+        "q" => Matrix::Q,
+        "k" => Matrix::K,
+        other => return Err(JsError::new(&alloc::format!("unknown matrix {other:?}: use q or k"))),
+    };
+    Ok((stack, matrix))
+}
+
+fn parse_stack(stack: &str) -> Result<Stack, JsError> {
+    Ok(match stack {
         "encoder" => Stack::Encoder,
         "decoder_self" => Stack::DecoderSelf,
         "decoder_cross" => Stack::DecoderCross,
@@ -457,13 +567,7 @@ fn parse_names(stack: &str, matrix: &str) -> Result<(Stack, Matrix), JsError> {
                 "unknown stack {other:?}: use encoder, decoder_self or decoder_cross"
             )))
         }
-    };
-    let matrix = match matrix {
-        "q" => Matrix::Q,
-        "k" => Matrix::K,
-        other => return Err(JsError::new(&alloc::format!("unknown matrix {other:?}: use q or k"))),
-    };
-    Ok((stack, matrix))
+    })
 }
 
 /// A plain JS object with these properties, in this order.

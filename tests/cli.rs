@@ -44,6 +44,10 @@ fn flags_for(exp: &Expected) -> Option<Vec<String>> {
     flag(!o.causal_decoder, "--no-causal-mask");
     flag(o.causal_encoder, "--causal-encoder");
     flag(!o.positional, "--no-positional");
+    if !o.knock_out.is_empty() {
+        let heads: Vec<String> = o.knock_out.iter().map(|k| k.to_string()).collect();
+        flags.extend(["--knock-out".to_string(), heads.join(",")]);
+    }
     Some(flags)
 }
 
@@ -140,6 +144,8 @@ fn each_flag_is_needed_by_its_fixture() {
         ("no_scale", &["--no-scale"]),
         ("nopos_sinusoidal", &["--no-positional"]),
         ("heads_resplit", &["--heads", "6"]),
+        ("knock_out_post", &["--knock-out"]),
+        ("knock_out_layers_pre", &["--knock-out"]),
     ];
     for &(name, needed) in cases {
         let exp = Expected::load(name);
@@ -148,11 +154,12 @@ fn each_flag_is_needed_by_its_fixture() {
         let with = forward_ids(name, &src, &tgt, &all);
         let d = worst_diff(name, &with, &exp);
         assert!(d <= TOL, "{name} with {all:?} differs by {d:e}");
-        // Drop the flags under test (and "--heads N" as a pair) and expect a mismatch.
+        // Drop the flags under test (and "--heads N", "--knock-out HEADS" as pairs) and expect a
+        // mismatch.
         let mut without = Vec::new();
         let mut i = 0;
         while i < all.len() {
-            let skip = if all[i] == "--heads" { 2 } else { 1 };
+            let skip = if all[i] == "--heads" || all[i] == "--knock-out" { 2 } else { 1 };
             if !needed.contains(&all[i].as_str()) {
                 without.extend_from_slice(&all[i..i + skip]);
             }
@@ -247,6 +254,37 @@ fn translate_flags_reach_the_engine() {
     assert!(ok.status.success(), "--heads 8 on d_model 16: {}", String::from_utf8_lossy(&ok.stderr));
     let bad = run(&["translate", "--model", &path, "--heads", "3", "w4 w5"]);
     assert_eq!(bad.status.code(), Some(2), "--heads 3 on d_model 16");
+}
+
+#[test]
+fn importance_ranks_every_head_as_the_library_does() {
+    let name = "pre_gelu_learned"; // 4 heads, 2 encoder and 3 decoder layers: 4 * (2 + 3 + 3) heads
+    let model = load_model(name);
+    let path = model_path(name);
+    let out = run(&["importance", "--model", &path, "--knock-out", "c3h1", "w4 w5 w6"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2 + 32, "translation, header, one line per head: {stdout}");
+    assert_eq!(lines[1], "rank\thead\tdelta\tlog_prob");
+    let enc = model.tokenizer.encode_src("w4 w5 w6").unwrap();
+    let opts =
+        attnscope::RunOptions { knock_out: attnscope::HeadRef::parse_list("c3h1").unwrap(), ..Default::default() };
+    let dec = attnscope::greedy(&model, &enc.ids, &opts, model.config.max_len).unwrap();
+    let imp = attnscope::analysis::head_importance(&model, &enc.ids, &dec.tokens, &opts).unwrap();
+    assert_eq!(lines[0], format!("{}\tlog p = {:.4}", dec.text(&model.tokenizer, &enc.tokens), imp.base));
+    for (rank, (line, &i)) in lines[2..].iter().zip(&imp.ranking).enumerate() {
+        let h = &imp.heads[i];
+        assert_eq!(*line, format!("{}\t{}\t{:.4}\t{:.4}", rank + 1, h.head, h.delta, h.log_prob));
+    }
+    assert!(stdout.contains("\tc3h1\t0.0000\t"), "the head already knocked out scores 0");
+    // --json: the same ranking
+    let out = run(&["importance", "--model", &path, "--json", "--knock-out", "c3h1", "w4 w5 w6"]);
+    let json = json_of(&out, "importance --json");
+    let heads = json["heads"].as_array().unwrap();
+    assert_eq!(heads.len(), 32);
+    assert_eq!(heads[0]["head"], imp.heads[imp.ranking[0]].head.to_string());
+    assert_eq!(json["base"].as_f64().unwrap() as f32, imp.base);
 }
 
 #[test]
@@ -355,6 +393,12 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         (&["translate", "--model", &m], 2, "TEXT"),
         (&["translate", "--model", &m, "w4", ""], 2, "empty"),
         (&["translate", "--model", &m, "--heads", "5", "w4"], 2, "5 heads"),
+        (&["translate", "--model", &m, "--knock-out", "x1h1", "w4"], 2, "\"x1h1\" is not a head"),
+        (&["translate", "--model", &m, "--knock-out", "e1h0", "w4"], 2, "e1h2"),
+        (&["translate", "--model", &m, "--knock-out", "e2h1", "w4"], 2, "knock-out e2h1"),
+        (&["translate", "--model", &m, "--knock-out", "c1h3", "w4"], 2, "2 heads"),
+        (&["importance", "--model", &m], 2, "TEXT"),
+        (&["importance", "--model", &m, "--knock-out", "s1h9", "w4"], 2, "knock-out s1h9"),
         (&["info"], 2, "--model"),
         // runtime errors (1): the model file
         (&["forward", "--model", missing, "--src-ids", "3", "--tgt-ids", "1"], 1, "no-such-model"),

@@ -1,7 +1,7 @@
 //! Cases small enough to check with pencil and paper; the arithmetic is in the comments.
 #![cfg(not(target_arch = "wasm32"))]
 
-use attnscope::attention::{fast_exp, scaled_dot_product, softmax_rows, MultiHeadAttention};
+use attnscope::attention::{fast_exp, scaled_dot_product, softmax_rows, Edits, MultiHeadAttention};
 use attnscope::config::Config;
 use attnscope::feed_forward::activate;
 use attnscope::linear::Linear;
@@ -138,7 +138,7 @@ fn two_heads_with_identity_projections() {
     let id = || Linear::from_torch(DMatrix::identity(2, 2), RowDVector::zeros(2));
     let mha = MultiHeadAttention { w_q: id(), w_k: id(), w_v: id(), w_o: id() };
     let x = DMatrix::identity(2, 2);
-    let (trace, out) = mha.forward(&x, &x, 2, true, false, &[]);
+    let (trace, out) = mha.forward(&x, &x, 2, true, false, &Edits::default());
     let (a, b) = (0.731_058_6, 0.268_941_4);
     close("head 0 weights", &trace.heads[0].weights.row_major(), &[a, b, 0.5, 0.5], 1e-6);
     close("head 1 weights", &trace.heads[1].weights.row_major(), &[0.5, 0.5, b, a], 1e-6);
@@ -147,7 +147,7 @@ fn two_heads_with_identity_projections() {
 
     // One head over both columns: scores = X X^T = I, d_k = 2 -> logits = I / sqrt2;
     // softmax[1/sqrt2, 0] = 1 / (1 + e^-0.7071068) = 0.6697615
-    let (trace, _) = mha.forward(&x, &x, 1, true, false, &[]);
+    let (trace, _) = mha.forward(&x, &x, 1, true, false, &Edits::default());
     let c = 0.669_761_5;
     close("1 head weights", &trace.heads[0].weights.row_major(), &[c, 1.0 - c, 1.0 - c, c], 1e-6);
 }

@@ -1,8 +1,9 @@
 //! An incremental run ([`Session`]) equals a full recompute ([`Model::forward`]) exactly, bit
 //! for bit, after any sequence of changes of the kinds a page makes: Q/K edits (new blocks,
-//! one-cell drags, the same block again, `0.0` to `-0.0`), head counts (which clear the edits,
-//! as `Lab.setOptions` does), option flags, new source and target ids, and resets. Also: what
-//! an edit leaves unchanged is reused, not recomputed.
+//! one-cell drags, the same block again, `0.0` to `-0.0`), head knock-outs (a head switched
+//! off or on again, the same set in another order, all restored), head counts (which clear the
+//! edits and knock-outs, as `Lab.setOptions` does), option flags, new source and target ids,
+//! and resets. Also: what an edit or a knock-out leaves unchanged is reused, not recomputed.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/random_model.rs"]
@@ -11,7 +12,7 @@ mod random_model;
 use std::rc::Rc;
 
 use attnscope::incremental::Session;
-use attnscope::{Mat, Model, Override, QkMatrix, RunOptions, Stack};
+use attnscope::{HeadRef, Mat, Model, Override, QkMatrix, RunOptions, Stack};
 use proptest::prelude::*;
 use random_model::{Rng, Spec};
 
@@ -58,6 +59,12 @@ enum Op {
     Source(u64),
     /// New target ids.
     Target(u64),
+    /// Knock out a random head, or bring it back if it is out.
+    KnockOut(u64),
+    /// The same knocked-out heads listed in another order (or once more).
+    Shuffle(u64),
+    /// Bring every head back.
+    Restore,
     /// Drop every edit.
     Reset,
     /// Nothing changes.
@@ -73,6 +80,9 @@ fn op() -> impl Strategy<Value = Op> {
         2 => any::<u64>().prop_map(Op::Toggle),
         1 => any::<u64>().prop_map(Op::Source),
         1 => any::<u64>().prop_map(Op::Target),
+        3 => any::<u64>().prop_map(Op::KnockOut),
+        1 => any::<u64>().prop_map(Op::Shuffle),
+        1 => Just(Op::Restore),
         1 => Just(Op::Reset),
         1 => Just(Op::Again),
     ]
@@ -162,6 +172,7 @@ fn apply(op: Op, state: &mut State, model: &Model) {
             let next = choices[Rng::new(seed).below(choices.len())];
             if Some(next) != state.opts.heads {
                 state.opts.overrides.clear();
+                state.opts.knock_out.clear();
             }
             state.opts.heads = Some(next);
         }
@@ -173,6 +184,27 @@ fn apply(op: Op, state: &mut State, model: &Model) {
         },
         Op::Source(seed) => state.src = ids(&mut Rng::new(seed), c.src_vocab.len()),
         Op::Target(seed) => state.tgt = ids(&mut Rng::new(seed), c.tgt_vocab.len()),
+        Op::KnockOut(seed) => {
+            let mut rng = Rng::new(seed);
+            let (stack, layer, head, _) = target(&mut rng, model, h);
+            let k = HeadRef { stack, layer, head };
+            match state.opts.knock_out.iter().position(|&x| x == k) {
+                Some(i) => {
+                    state.opts.knock_out.remove(i);
+                }
+                None => state.opts.knock_out.push(k),
+            }
+        }
+        Op::Shuffle(seed) => {
+            let n = state.opts.knock_out.len();
+            if n > 0 {
+                let mut rng = Rng::new(seed);
+                state.opts.knock_out.rotate_left(rng.below(n));
+                let again = state.opts.knock_out[rng.below(n)];
+                state.opts.knock_out.push(again); // a head listed twice is knocked out once
+            }
+        }
+        Op::Restore => state.opts.knock_out.clear(),
         Op::Reset => state.opts.overrides.clear(),
         Op::Again => {}
     }
@@ -269,6 +301,32 @@ fn an_encoder_edit_in_layer_1_reuses_layer_0_and_reruns_every_cross_attention() 
     // the decoder's self-attention does not read the memory; its cross-attention does
     assert!(Rc::ptr_eq(&a.decoder.layers[0].self_attn, &b.decoder.layers[0].self_attn));
     assert!(!Rc::ptr_eq(&a.decoder.layers[0].cross_attn, &b.decoder.layers[0].cross_attn));
+}
+
+#[test]
+fn knocking_out_a_cross_head_in_the_last_layer_reuses_everything_before_it_and_restoring_recomputes() {
+    let (model, src, tgt) = two_by_two();
+    let mut session = Session::new();
+    let mut opts = RunOptions::default();
+    let a = session.run(&model, &src, &tgt, &opts).unwrap();
+    opts.knock_out.push(HeadRef { stack: Stack::DecoderCross, layer: 1, head: 0 });
+    let b = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert!(Rc::ptr_eq(&a.encoder.memory, &b.encoder.memory));
+    let (la, lb) = (&a.decoder.layers, &b.decoder.layers);
+    assert!(Rc::ptr_eq(&la[0].ffn, &lb[0].ffn));
+    assert!(Rc::ptr_eq(&la[1].self_attn, &lb[1].self_attn));
+    assert!(!Rc::ptr_eq(&la[1].cross_attn, &lb[1].cross_attn));
+    assert!(lb[1].cross_attn.sublayer.heads[0].knocked_out);
+    assert_ne!(a.decoder.output, b.decoder.output);
+    // the same head listed again: nothing is recomputed
+    opts.knock_out.push(HeadRef { stack: Stack::DecoderCross, layer: 1, head: 0 });
+    let c = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert!(Rc::ptr_eq(&b.decoder.output, &c.decoder.output));
+    // restored: recomputed, and the very numbers of the first run
+    opts.knock_out.clear();
+    let d = session.run(&model, &src, &tgt, &opts).unwrap();
+    assert!(!Rc::ptr_eq(&c.decoder.layers[1].cross_attn, &d.decoder.layers[1].cross_attn));
+    assert_eq!(bits(&a.to_trace(&model).unwrap()), bits(&d.to_trace(&model).unwrap()));
 }
 
 #[test]

@@ -103,6 +103,7 @@ impl Flags {
             causal_encoder: self.causal_encoder,
             positional: self.positional,
             overrides: vec![],
+            knock_out: vec![],
         }
     }
 }

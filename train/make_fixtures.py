@@ -15,9 +15,17 @@ Expected tensors:
   attn.encoder (L_enc, H, S, S), attn.decoder_self (L_dec, H, T, T), attn.cross (L_dec, H, T, S)
       per-head softmax weights, H = the heads used in this run ("heads" option)
   override.K (d_k, d)     replacement W_Q / W_K head blocks listed in options["overrides"]
+  only for the configs with analysis=True (train/analysis_reference.py, numpy, from the float64
+  run's per-head weights and values; STACK = encoder | decoder_self | cross):
+  vw.value_norms.STACK (L, H, T_k)         ||v_j W_O^(h)||            (Kobayashi et al. 2020)
+  vw.norms.STACK (L, H, T_q, T_k)          ||w_ij v_j W_O^(h)||
+  vw.normalized.STACK (L, H, T_q, T_k)     the same, rows divided by their sums
+  rollout.encoder (L_enc, S, S), rollout.decoder_self (L_dec, T, T), rollout.cross (L_dec, T, S)
+                                           attention rollout per layer (Abnar & Zuidema 2020)
 
 Options (JSON): {"heads": H, "scale": bool, "causal_decoder": bool, "causal_encoder": bool,
-                 "positional": bool, "overrides": [{"stack", "layer", "head", "matrix", "tensor"}]}
+                 "positional": bool, "overrides": [{"stack", "layer", "head", "matrix", "tensor"}],
+                 "knock_out": [{"stack", "layer", "head"}] (only when some head is knocked out)}
   heads           run with H heads (may differ from the exported nhead; same weights)
   scale           false: attention scores are NOT divided by sqrt(d_k)
   causal_decoder  false: decoder self-attention without the causal mask
@@ -26,6 +34,8 @@ Options (JSON): {"heads": H, "scale": bool, "causal_decoder": bool, "causal_enco
   overrides       for this run, in_proj_weight rows of one head's W_Q ("q") or W_K ("k") block
                   in stack "encoder" | "decoder_self" | "decoder_cross" are replaced by the
                   tensor; biases untouched. The exported model file keeps the original weights.
+  knock_out       heads whose output is replaced by zeros before out_proj (the head mask): in
+                  PyTorch, the head's d_k input columns of out_proj.weight are set to zero.
 
 PyTorch has no "no scaling" switch, so scale=false is emulated in a private copy of the model by
 multiplying the query rows of every in_proj_weight / in_proj_bias by sqrt(d_k).
@@ -40,6 +50,7 @@ import os
 import sys
 import warnings
 
+import numpy as np
 import torch
 from torch import nn
 from safetensors.torch import load_file, save_file
@@ -48,6 +59,7 @@ from safetensors import safe_open
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from attnscope_model import Seq2Seq, export  # noqa: E402
+import analysis_reference  # noqa: E402
 
 OUT_DIR = os.path.join(HERE, "..", "tests", "fixtures", "parity")
 MAX_BYTES = 3 * 1024 * 1024
@@ -63,10 +75,11 @@ def vocab(n):
 
 
 def C(name, seed, d, nhead, enc, dec, ff, act, norm_first, pos, scale_emb, eps, S, T,
-      src_v, tgt_v, max_len=48, dtype="F32", **run):
-    """A fixture config; `run` holds the run options that differ from the defaults."""
+      src_v, tgt_v, max_len=48, dtype="F32", analysis=False, **run):
+    """A fixture config; `run` holds the run options that differ from the defaults; `analysis`
+    adds the value-weighted and rollout reference tensors."""
     opts = {"heads": nhead, "scale": True, "causal_decoder": True, "causal_encoder": False,
-            "positional": True, "overrides": []}
+            "positional": True, "overrides": [], "knock_out": []}
     for k, v in run.items():
         assert k in opts, k
         opts[k] = v
@@ -79,7 +92,8 @@ def C(name, seed, d, nhead, enc, dec, ff, act, norm_first, pos, scale_emb, eps, 
         "scale_embedding": scale_emb, "src_vocab": vocab(src_v), "tgt_vocab": vocab(tgt_v),
         "dropout": 0.0,
     }
-    return {"name": name, "seed": seed, "cfg": cfg, "S": S, "T": T, "dtype": dtype, "opts": opts}
+    return {"name": name, "seed": seed, "cfg": cfg, "S": S, "T": T, "dtype": dtype, "opts": opts,
+            "analysis": analysis}
 
 
 # overrides are given as (stack, layer, head, matrix); the tensors are drawn by the script
@@ -120,6 +134,17 @@ CONFIGS = [
       pos="learned", scale_emb=True, eps=1e-3, S=8, T=7, src_v=26, tgt_v=24, max_len=12,
       heads=3, scale=False, causal_decoder=False, causal_encoder=True, positional=False,
       overrides=[("decoder_self", 2, 2, "q"), ("encoder", 1, 0, "k"), ("decoder_cross", 0, 1, "q")]),
+    # knock-outs (stack, layer, head), with the value-weighted and rollout references
+    C("knock_out_post", 115, d=16, nhead=4, enc=2, dec=2, ff=24, act="relu", norm_first=False,
+      pos="sinusoidal", scale_emb=True, eps=1e-5, S=6, T=5, src_v=14, tgt_v=15, analysis=True,
+      knock_out=[("encoder", 0, 1), ("decoder_self", 1, 0), ("decoder_cross", 0, 2),
+                 ("decoder_cross", 0, 3)]),
+    # every head of encoder layer 1 and of cross-attention layer 0: only the residual path
+    C("knock_out_layers_pre", 116, d=24, nhead=2, enc=2, dec=2, ff=32, act="gelu",
+      norm_first=True, pos="learned", scale_emb=False, eps=1e-5, S=7, T=6, src_v=16, tgt_v=13,
+      max_len=12, analysis=True, heads=3, causal_encoder=True,
+      knock_out=[("encoder", 1, 0), ("encoder", 1, 1), ("encoder", 1, 2), ("decoder_cross", 0, 0),
+                 ("decoder_cross", 0, 1), ("decoder_cross", 0, 2), ("decoder_self", 1, 2)]),
 ]
 
 STACKS = {"encoder": ("encoder", "self_attn"), "decoder_self": ("decoder", "self_attn"),
@@ -174,16 +199,20 @@ class Capture:
     def __init__(self, model):
         self.model = model
         self.records = {}
+        self.values = {}  # (stack, layer) -> the values of every head side by side, (T_k, d)
         self.originals = []
         for stack in STACKS:
             side, _ = STACKS[stack]
             for i in range(len(getattr(model.transformer, side).layers)):
                 m = mha_of(model, stack, i)
                 self.originals.append((m, m.forward))
-                m.forward = self._wrap(m.forward, (stack, i))
+                m.forward = self._wrap(m, m.forward, (stack, i))
 
-    def _wrap(self, orig, key):
+    def _wrap(self, m, orig, key):
         def forward(*args, **kwargs):
+            d = m.embed_dim
+            value = args[2]  # forward(query, key, value, ...)
+            self.values[key] = (value @ m.in_proj_weight[2 * d:].T + m.in_proj_bias[2 * d:])[0].detach()
             kwargs["need_weights"] = True
             kwargs["average_attn_weights"] = False
             out, w = orig(*args, **kwargs)
@@ -233,6 +262,7 @@ def run_model(model, src, tgt, opts):
         cap64 = Capture(m64)
         got = m64(src[None], tgt[None], **kw).detach()
         cap64.remove()
+        cap64.out_proj = {k: mha_of(m64, *k).out_proj.weight.detach().clone() for k in cap64.records}
     finally:
         torch.set_default_dtype(torch.float32)
     assert torch.allclose(got, want, rtol=0, atol=1e-6), (got - want).abs().max()
@@ -259,7 +289,32 @@ def run_model(model, src, tgt, opts):
     }
     assert torch.allclose(model.generator(res["decoder_output"]).detach(), res["logits"],
                           rtol=0, atol=1e-6)
-    return res, fast_diff
+    return res, fast_diff, cap64
+
+
+def analysis_tensors(cap, opts):
+    """The value-weighted and rollout references (numpy, float64) from a float64 run's capture."""
+    out = {}
+    ec = 1 + max(i for s, i in cap.records if s == "encoder")
+    dc = 1 + max(i for s, i in cap.records if s == "decoder_self")
+    names = {"encoder": ("encoder", ec), "decoder_self": ("decoder_self", dc), "cross": ("decoder_cross", dc)}
+    weights = {}
+    for name, (stack, layers) in names.items():
+        per_layer = []
+        for i in range(layers):
+            w = cap.records[(stack, i)][0].numpy()                       # (H, T_q, T_k)
+            v, w_o = cap.values[(stack, i)].numpy(), cap.out_proj[(stack, i)].numpy()
+            per_layer.append(analysis_reference.value_weighted(w, v, w_o))
+        weights[name] = [cap.records[(stack, i)][0].numpy() for i in range(layers)]
+        for j, part in enumerate(["value_norms", "norms", "normalized"]):
+            out[f"vw.{part}.{name}"] = torch.from_numpy(np.stack([p[j] for p in per_layer]))
+    knocked = {tuple(k) for k in opts["knock_out"]}
+    enc, dself, cross = analysis_reference.rollout(weights["encoder"], weights["decoder_self"],
+                                                   weights["cross"], knocked)
+    out["rollout.encoder"] = torch.from_numpy(np.stack(enc))
+    out["rollout.decoder_self"] = torch.from_numpy(np.stack(dself))
+    out["rollout.cross"] = torch.from_numpy(np.stack(cross))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,6 +358,7 @@ def reference(model_path, expected_path):
                 x = x + pe
         return x
 
+    knocked = {(k["stack"], k["layer"], k["head"]) for k in opts.get("knock_out", [])}
     overrides = {}
     for o in opts["overrides"]:
         overrides[(o["stack"], o["layer"], o["head"], o["matrix"])] = exp[o["tensor"]].double()
@@ -329,7 +385,7 @@ def reference(model_path, expected_path):
                 s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
             p = torch.softmax(s, -1)
             probs.append(p)
-            heads_out.append(p @ v[:, sl])
+            heads_out.append(torch.zeros_like(q[:, sl]) if (stack, layer, h) in knocked else p @ v[:, sl])
         attn[stack].append(torch.stack(probs))
         return lin(torch.cat(heads_out, -1), prefix + ".out_proj")
 
@@ -416,11 +472,19 @@ def build(spec):
                     m = mha_of(run, stack, i)
                     m.in_proj_weight[:d] *= f
                     m.in_proj_bias[:d] *= f
+        for stack, layer, head in opts["knock_out"]:  # the head mask: out_proj reads zeros
+            mha_of(run, stack, layer).out_proj.weight[:, head * dk:(head + 1) * dk] = 0.0
     for stack, layer, head, matrix in opts["overrides"]:
         assert mha_of(run, stack, layer).num_heads == H
 
-    res, fast_diff = run_model(run, src, tgt, opts)
+    res, fast_diff, cap64 = run_model(run, src, tgt, opts)
+    if spec["analysis"]:
+        extra.update(analysis_tensors(cap64, opts))
     options = {**opts, "overrides": records}
+    if opts["knock_out"]:
+        options["knock_out"] = [{"stack": s, "layer": l, "head": h} for s, l, h in opts["knock_out"]]
+    else:
+        del options["knock_out"]  # (the fixtures from before knock-outs keep their bytes)
     return model, src, tgt, res, extra, options, fast_diff
 
 
@@ -441,6 +505,10 @@ def table_rows():
             flags.append("positional-off")
         for st, l, h, m in o["overrides"]:
             flags.append(f"override {m.upper()} {st}[{l}] head {h}")
+        for st, l, h in o["knock_out"]:
+            flags.append(f"knock out {st}[{l}] head {h}")
+        if s["analysis"]:
+            flags.append("value-weighted + rollout refs")
         rows.append([
             s["name"], s["dtype"], str(c["d_model"]), f"{c['nhead']}/{o['heads']}",
             f"{c['num_encoder_layers']}/{c['num_decoder_layers']}", str(c["dim_feedforward"]),

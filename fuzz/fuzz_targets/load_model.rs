@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
             causal_encoder: true,
             positional: false,
             overrides: Vec::new(),
+            knock_out: Vec::new(),
         };
         model.forward(&src[..n], &tgt[..1], &opts).expect("forward with re-split heads");
     }

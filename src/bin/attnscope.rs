@@ -4,6 +4,8 @@
 //!   tokens, the memory, the decoder output, the logits and every attention weight.
 //! * `attnscope translate`: greedy translation, one line per input text; a generated `<unk>`
 //!   prints as the source word cross-attention copies, reported on stderr.
+//! * `attnscope importance`: greedy translation, then every head's effect on its
+//!   log-probability when knocked out alone, most important first.
 //! * `attnscope info`: the model's configuration (without the vocabularies) as JSON.
 //!
 //! Errors are one line on stderr, `attnscope: error: ...`, with exit code 2 when the command
@@ -15,8 +17,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use attnscope::analysis::head_importance;
 use attnscope::trace::HeadTrace;
-use attnscope::{Error, Model, RunOptions};
+use attnscope::{Error, HeadRef, Model, RunOptions};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
@@ -57,6 +60,14 @@ enum Command {
     /// that step (last decoder layer, mean over heads); each such copy is reported on stderr as
     /// `attnscope: copied: "sofa" <- source 6 (weight 0.83)` (source token index from 0).
     Translate(TranslateArgs),
+    /// Which heads the translation depends on: each head knocked out alone, ranked.
+    ///
+    /// Translates TEXT greedily (with the run options, --knock-out included), then for every
+    /// head runs the translation teacher-forced with that head knocked out as well and prints
+    /// the change of log p(translation | source), the largest drop first: one line per head,
+    /// `rank head delta log_prob` (heads written e1h2, s2h1, c2h3), after a line with the
+    /// translation and its log-probability. --json prints one JSON object instead.
+    Importance(ImportanceArgs),
     /// The model's configuration (without the vocabularies) as JSON.
     Info(InfoArgs),
 }
@@ -79,6 +90,22 @@ struct RunFlags {
     /// Do not add positional encoding to the embeddings.
     #[arg(long)]
     no_positional: bool,
+    /// Knock out heads: their output is replaced by zeros before out_proj. A comma-separated
+    /// list of stack (e encoder, s decoder self-attention, c cross-attention), layer and head,
+    /// counted from 1: e1h2,s2h1,c2h3.
+    #[arg(long, value_name = "HEADS", value_parser = parse_heads)]
+    knock_out: Option<Heads>,
+}
+
+/// A list of heads, e.g. `e1h2,c2h3`.
+#[derive(Debug, Clone)]
+struct Heads(Vec<HeadRef>);
+
+/// Parse `e1h2,s2h1,c2h3` (see [`HeadRef::parse`]).
+fn parse_heads(s: &str) -> Result<Heads, String> {
+    HeadRef::parse_list(s).map(Heads).map_err(|e| match e {
+        Error::Input(m) | Error::Format(m) | Error::Numeric(m) => m,
+    })
 }
 
 impl RunFlags {
@@ -91,6 +118,7 @@ impl RunFlags {
             causal_encoder: self.causal_encoder,
             positional: !self.no_positional,
             overrides: Vec::new(),
+            knock_out: self.knock_out.clone().map(|k| k.0).unwrap_or_default(),
         }
     }
 }
@@ -167,6 +195,22 @@ struct TranslateArgs {
     /// The sentences to translate, one output line each.
     #[arg(value_name = "TEXT", required = true)]
     texts: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct ImportanceArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    #[command(flatten)]
+    run: RunFlags,
+    /// Print one JSON object: {translation, tokens, base, heads: [{head, log_prob, delta}]
+    /// most important first}.
+    #[arg(long)]
+    json: bool,
+    /// The sentence to translate.
+    #[arg(value_name = "TEXT")]
+    text: String,
 }
 
 #[derive(Args, Debug)]
@@ -354,6 +398,49 @@ fn translate(args: TranslateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// One head of `importance`'s JSON output.
+#[derive(Serialize)]
+struct RankedHead {
+    head: String,
+    log_prob: f32,
+    delta: f32,
+}
+
+/// `importance --json`'s output.
+#[derive(Serialize)]
+struct ImportanceOut {
+    translation: String,
+    tokens: Vec<String>,
+    base: f32,
+    heads: Vec<RankedHead>,
+}
+
+fn importance(args: ImportanceArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let opts = args.run.options();
+    opts.validate(&model.config)?;
+    let enc = model.tokenizer.encode_src(&args.text)?;
+    let decoding = attnscope::greedy(&model, &enc.ids, &opts, model.config.max_len)?;
+    let result = head_importance(&model, &enc.ids, &decoding.tokens, &opts)?;
+    let translation = decoding.text(&model.tokenizer, &enc.tokens);
+    let ranked = result.ranking.iter().map(|&i| &result.heads[i]);
+    let mut out = io::stdout().lock();
+    if args.json {
+        let heads =
+            ranked.map(|h| RankedHead { head: h.head.to_string(), log_prob: h.log_prob, delta: h.delta }).collect();
+        let tokens = decoding.tokens.iter().map(|&t| model.tokenizer.tgt_token(t).to_string()).collect();
+        drop(out);
+        return print_json(&ImportanceOut { translation, tokens, base: result.base, heads }, false);
+    }
+    writeln!(out, "{translation}\tlog p = {:.4}", result.base)?;
+    writeln!(out, "rank\thead\tdelta\tlog_prob")?;
+    for (rank, h) in ranked.enumerate() {
+        writeln!(out, "{}\t{}\t{:.4}\t{:.4}", rank + 1, h.head, h.delta, h.log_prob)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
 fn info(args: InfoArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
     let cfg = &model.config;
@@ -409,7 +496,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let msg = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                "no command given; run 'attnscope --help' (commands: forward, translate, info)".to_string()
+                "no command given; run 'attnscope --help' (commands: forward, translate, importance, info)".to_string()
             } else {
                 one_line_clap_error(&e)
             };
@@ -420,6 +507,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Forward(a) => forward(a),
         Command::Translate(a) => translate(a),
+        Command::Importance(a) => importance(a),
         Command::Info(a) => info(a),
     };
     match result {

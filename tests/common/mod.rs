@@ -1,7 +1,7 @@
 //! Shared by the native tests: the PyTorch parity fixtures of `train/make_fixtures.py`.
 #![allow(dead_code)]
 
-use attnscope::{Mat, Model, Override, QkMatrix, RunOptions, Stack};
+use attnscope::{HeadRef, Mat, Model, Override, QkMatrix, RunOptions, Stack};
 use safetensors::{Dtype, SafeTensors};
 use std::path::PathBuf;
 
@@ -39,6 +39,11 @@ impl Expected {
         SafeTensors::deserialize(&self.bytes).unwrap()
     }
 
+    /// Whether the file holds tensor `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.st().tensor(name).is_ok()
+    }
+
     pub fn tensor(&self, name: &str) -> Tensor {
         let st = self.st();
         let v = st.tensor(name).unwrap_or_else(|_| panic!("expected tensor {name}"));
@@ -74,6 +79,17 @@ impl Expected {
                 }
             })
             .collect();
+        let knock_out = v["knock_out"]
+            .as_array()
+            .map(|a| a.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|k| HeadRef {
+                stack: serde_json::from_value::<Stack>(k["stack"].clone()).unwrap(),
+                layer: k["layer"].as_u64().unwrap() as usize,
+                head: k["head"].as_u64().unwrap() as usize,
+            })
+            .collect();
         RunOptions {
             heads: Some(v["heads"].as_u64().unwrap() as usize),
             scale: v["scale"].as_bool().unwrap(),
@@ -81,6 +97,7 @@ impl Expected {
             causal_encoder: v["causal_encoder"].as_bool().unwrap(),
             positional: v["positional"].as_bool().unwrap(),
             overrides,
+            knock_out,
         }
     }
 }

@@ -307,13 +307,14 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
         vec![("scale", true), ("causalDecoder", true), ("causalEncoder", false), ("positional", true)];
     let mut edits: Vec<(&str, usize, &str, Vec<f32>)> = Vec::new(); // (stack, head, matrix, block); layer 0
     let mut heads = 2u32;
+    let mut knocked: Vec<String> = Vec::new(); // knockOut names, layer 0 and 1
     let heads_js = |n: u32| {
         let o = js_sys::Object::new();
         Reflect::set(&o, &"heads".into(), &n.into()).unwrap();
         JsValue::from(o)
     };
     for step in 0..40 {
-        match next(8) {
+        match next(9) {
             0..=3 => {
                 let stack = ["encoder", "decoder_self", "decoder_cross"][next(3)];
                 let (head, m) = (next(heads as u64), ["q", "k"][next(2)]);
@@ -333,6 +334,7 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
                 let h = [1u32, 2, 4][next(3)];
                 if h != heads {
                     edits.clear();
+                    knocked.clear();
                 }
                 heads = h;
                 lab.set_options(heads_js(h)).unwrap();
@@ -340,6 +342,16 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
             6 => {
                 lab.reset_blocks().unwrap();
                 edits.clear();
+            }
+            7 => {
+                let name = format!("{}1h{}", ["e", "s", "c"][next(3)], 1 + next(heads as u64));
+                match knocked.iter().position(|k| *k == name) {
+                    Some(i) => {
+                        knocked.remove(i);
+                    }
+                    None => knocked.push(name),
+                }
+                lab.set_options(knock_out_js(&knocked)).unwrap();
             }
             _ => {
                 let words = ["w4 w5 w6 w7 w8", "w9 w8 w7", "w5 w5 w6 w4 w9 w8"];
@@ -358,6 +370,7 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
         let mut fresh = Lab::new(MODEL).unwrap();
         fresh.set_options(heads_js(heads)).unwrap();
         fresh.set_options(js_options(&options)).unwrap();
+        fresh.set_options(knock_out_js(&knocked)).unwrap();
         for (stack, head, m, block) in &edits {
             fresh.set_block(stack, 0, *head, m, block).unwrap();
         }
@@ -387,4 +400,113 @@ fn a_decoder_edit_returns_the_same_encoder_object_and_the_logits_on_demand() {
     }
     assert_eq!(t, js_sys::Uint32Array::new(&get(&b, "trace.decoder.embed.ids")).length() as usize);
     assert!(js_sys::Object::is(&get(&b, "trace.decoder.probs"), &get(&b, "trace.decoder.probs")), "made once");
+}
+
+/// `{knockOut: [names]}`.
+fn knock_out_js(names: &[impl AsRef<str>]) -> JsValue {
+    let o = js_sys::Object::new();
+    let list: Array = names.iter().map(|n| JsValue::from_str(n.as_ref())).collect();
+    Reflect::set(&o, &"knockOut".into(), &list).unwrap();
+    o.into()
+}
+
+fn strings(v: &JsValue) -> Vec<String> {
+    Array::from(v).iter().map(|s| s.as_string().unwrap()).collect()
+}
+
+#[wasm_bindgen_test]
+fn knocking_out_heads_changes_the_run_and_restoring_brings_back_the_same_numbers() {
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let before = json(&get(&lab.run().unwrap(), "trace"));
+    lab.set_options(knock_out_js(&["c1h2", "e1h1"])).unwrap();
+    assert_eq!(strings(&lab.knocked_out().unwrap()), ["e1h1", "c1h2"], "sorted, 1-based names");
+    let out = lab.run().unwrap();
+    assert_eq!(get(&out, "trace.encoder.layers.0.self_attn.sublayer.heads.0.knocked_out"), JsValue::TRUE);
+    assert_eq!(get(&out, "trace.encoder.layers.0.self_attn.sublayer.heads.1.knocked_out"), JsValue::FALSE);
+    assert_eq!(get(&out, "trace.decoder.layers.0.cross_attn.sublayer.heads.1.knocked_out"), JsValue::TRUE);
+    let (_, _, concat) = mat(&out, "trace.encoder.layers.0.self_attn.sublayer.concat");
+    assert!(concat.chunks(8).all(|row| row[..4].iter().all(|&v| v == 0.0)), "head 1's columns of concat are 0");
+    assert_ne!(json(&get(&out, "trace")), before);
+    // translate() honours it too: the steps' distributions change
+    let knocked = lab.translate().unwrap();
+    // errors leave the set as it was
+    for bad in [&["e2h1"][..], &["e1h3"], &["x1h1"], &["e0h1"]] {
+        assert!(lab.set_options(knock_out_js(bad)).is_err(), "{bad:?}");
+    }
+    assert_eq!(strings(&lab.knocked_out().unwrap()).len(), 2);
+    lab.set_options(knock_out_js(&[] as &[&str])).unwrap();
+    let plain = lab.translate().unwrap();
+    assert_ne!(json(&get(&knocked, "steps")), json(&get(&plain, "steps")));
+    assert_eq!(json(&get(&lab.run().unwrap(), "trace")), before, "restored: the very numbers");
+    // a new head count clears the knock-outs, unless given with it; the count in force does not
+    lab.set_options(knock_out_js(&["s1h2"])).unwrap();
+    let o = js_sys::Object::new();
+    Reflect::set(&o, &"heads".into(), &2.into()).unwrap();
+    lab.set_options(o.into()).unwrap();
+    assert_eq!(strings(&lab.knocked_out().unwrap()), ["s1h2"]);
+    let o = js_sys::Object::new();
+    Reflect::set(&o, &"heads".into(), &4.into()).unwrap();
+    lab.set_options(o.into()).unwrap();
+    assert_eq!(strings(&lab.knocked_out().unwrap()).len(), 0);
+}
+
+#[wasm_bindgen_test]
+fn head_importance_ranks_every_head_with_typed_arrays() {
+    let mut lab = lab();
+    assert!(lab.head_importance().is_err(), "translate first");
+    lab.translate().unwrap();
+    let imp = lab.head_importance().unwrap();
+    let heads = strings(&get(&imp, "heads"));
+    assert_eq!(heads, ["e1h1", "e1h2", "s1h1", "s1h2", "c1h1", "c1h2"]);
+    let delta = get(&imp, "delta").dyn_into::<Float32Array>().expect("delta is a Float32Array").to_vec();
+    let log_prob = get(&imp, "log_prob").dyn_into::<Float32Array>().unwrap().to_vec();
+    let ranking = get(&imp, "ranking").dyn_into::<js_sys::Uint32Array>().expect("a Uint32Array").to_vec();
+    let base = num(&imp, "base") as f32;
+    assert!(base < 0.0);
+    for i in 0..6 {
+        assert!((delta[i] - (log_prob[i] - base)).abs() < 1e-5);
+    }
+    let mut sorted = ranking.clone();
+    sorted.sort();
+    assert_eq!(sorted, [0, 1, 2, 3, 4, 5]);
+    assert!(ranking.windows(2).all(|w| delta[w[0] as usize] <= delta[w[1] as usize]));
+    // a head already knocked out scores 0
+    lab.set_options(knock_out_js(&["s1h1"])).unwrap();
+    let imp = lab.head_importance().unwrap();
+    assert_eq!(get(&imp, "delta").dyn_into::<Float32Array>().unwrap().to_vec()[2], 0.0);
+}
+
+#[wasm_bindgen_test]
+fn value_weighted_and_rollout_come_as_matrices_of_the_run() {
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let run = lab.run().unwrap();
+    let t = js_sys::Uint32Array::new(&get(&run, "trace.decoder.embed.ids")).length() as usize;
+    let vw = lab.value_weighted("decoder_cross", 0).unwrap();
+    assert_eq!(Array::from(&vw).length(), 2, "one per head");
+    let (r, c, norms) = mat(&vw, "0.norms");
+    assert_eq!((r, c), (t, 5), "(T, S) like the cross-attention weights");
+    let (_, _, w) = mat(&run, "trace.decoder.layers.0.cross_attn.sublayer.heads.0.weights");
+    let (_, _, value_norms) = mat(&vw, "0.value_norms");
+    for i in 0..t {
+        for j in 0..5 {
+            assert!((norms[i * 5 + j] - w[i * 5 + j] * value_norms[j]).abs() < 1e-5);
+        }
+    }
+    let (_, _, normalized) = mat(&vw, "1.normalized");
+    assert!(normalized.chunks(5).all(|row| (row.iter().sum::<f32>() - 1.0).abs() < 1e-5));
+    assert!(lab.value_weighted("encoder", 1).is_err(), "one encoder layer");
+    assert!(lab.value_weighted("nowhere", 0).is_err());
+    let roll = lab.rollout().unwrap();
+    let (s1, s2, enc) = mat(&roll, "encoder.0");
+    assert_eq!((s1, s2), (5, 5));
+    assert!(enc.chunks(5).all(|row| (row.iter().sum::<f32>() - 1.0).abs() < 1e-5));
+    let (_, _, tt) = mat(&roll, "decoder_self.0");
+    let (_, cols, ts) = mat(&roll, "cross.0");
+    assert_eq!(cols, 5);
+    for i in 0..t {
+        let sum: f32 = tt[i * t..(i + 1) * t].iter().sum::<f32>() + ts[i * 5..(i + 1) * 5].iter().sum::<f32>();
+        assert!((sum - 1.0).abs() < 1e-5, "row {i} sums to {sum}");
+    }
 }
