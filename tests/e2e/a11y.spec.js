@@ -76,6 +76,18 @@ for (const lang of ["en", "ko"]) {
   });
 }
 
+// On a phone, wide tables and strips scroll sideways: each such box must be reachable.
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test("axe: the lesson and the lab at a phone's width", async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    await openLesson(page);
+    await expectNoViolations(page, testInfo, "lesson-phone");
+    await openApp(page, "?tables=1");
+    await expectNoViolations(page, testInfo, "lab-phone");
+  });
+});
+
 test("axe: the course-notes example (a sandboxed iframe and two custom elements)", async ({ page }, testInfo) => {
   await page.goto("/examples/course-notes.html");
   await expect(page.frameLocator("iframe.panel-frame").locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });

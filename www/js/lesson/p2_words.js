@@ -5,7 +5,7 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button } from "./ui.js";
+import { h, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button, scrollBox } from "./ui.js";
 import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
 
 const DEF_KW = 1.5;
@@ -216,7 +216,7 @@ export function panel2(ctx) {
     h("p", { text: t("p2.intro") }),
     h("p", { text: t("p2.vectors") }),
     sent.root,
-    h("div", { class: "vec-view" }, vecLabels, h("div", { class: "vec-scroll" }, vecCanvas)),
+    h("div", { class: "vec-view" }, vecLabels, scrollBox(h("div", { class: "vec-scroll" }, vecCanvas))),
     vecNote,
     vecAlt,
     h("h3", { text: t("p2.problemTitle") }),

@@ -5,7 +5,7 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, select, formula, setFormula, tryThis, HeatTable, message, newId } from "./ui.js";
+import { h, fmt, row, select, formula, setFormula, tryThis, HeatTable, message, newId, scrollBox } from "./ui.js";
 import { labels, sentenceBox, translateWithNotes } from "./shared.js";
 
 const KINDS = ["cross", "enc"];
@@ -266,7 +266,7 @@ export function panel6(ctx) {
       overlapTable.root,
       h("h3", { text: t("p6.splitTitle") }),
       h("p", { text: t("p6.split", dims(engine)) }),
-      h("div", { class: "table-scroll" }, splitTable)),
+      scrollBox(h("div", { class: "table-scroll" }, splitTable))),
     h("p", { text: t("p6.outro") }),
   );
   render();

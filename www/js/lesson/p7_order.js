@@ -5,7 +5,7 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, checkbox, select, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId } from "./ui.js";
+import { h, fmt, checkbox, select, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, scrollBox } from "./ui.js";
 import { labels } from "./shared.js";
 
 const DEF_A = "the brother carried the sister";
@@ -216,7 +216,7 @@ export function panel7(ctx) {
     h("h3", { text: t("p7.peTitle") }),
     h("p", { text: t("p7.pe") }),
     formula(t("p7.formulaPE")),
-    h("div", { class: "pe-view" }, h("p", { class: "axis-note", text: t("p7.peAxes", { n: PE_ROWS, d: engine.hasLab ? engine.info.dModel : 64 }) }), h("div", { class: "pe-scroll" }, peCanvas)),
+    h("div", { class: "pe-view" }, h("p", { class: "axis-note", text: t("p7.peAxes", { n: PE_ROWS, d: engine.hasLab ? engine.info.dModel : 64 }) }), scrollBox(h("div", { class: "pe-scroll" }, peCanvas))),
     peMsg.root,
     peAlt,
     h("p", { text: t("p7.learned") }),

@@ -7,7 +7,7 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, select, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable } from "./ui.js";
+import { h, fmt, row, select, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable, scrollBox } from "./ui.js";
 import { labels, sentenceBox, defaultWord, translateWithNotes } from "./shared.js";
 import { dims } from "./p6_heads.js";
 
@@ -90,7 +90,7 @@ export function panel8(ctx) {
     return h("li", { class: `stage stage-${key}`, "data-test": `p8-stage-${key}` },
       h("h3", { class: "stage-title", text: title }),
       h("p", { class: "stage-note", text: note }),
-      h("div", { class: "strip-scroll" }, canvas),
+      scrollBox(h("div", { class: "strip-scroll" }, canvas)),
       h("p", { class: "stage-facts" }, ...facts));
   }
 

@@ -59,6 +59,31 @@ export function newId(prefix) {
   return `${prefix}-${uid}`;
 }
 
+/**
+ * A box that scrolls sideways when what it holds (a table, a canvas with an aria-label) is wider
+ * than the screen: while it does, the keyboard can focus it, to scroll it with the arrow keys,
+ * and it is a group named by its content; otherwise it is a plain box and no tab stop.
+ */
+export function scrollBox(box) {
+  const content = box.firstElementChild;
+  if (!content.id) content.id = newId("scrolled");
+  const update = () => {
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    if (scrolls === box.hasAttribute("tabindex")) return;
+    if (scrolls) {
+      box.tabIndex = 0;
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-labelledby", content.id);
+    } else {
+      for (const a of ["tabindex", "role", "aria-labelledby"]) box.removeAttribute(a);
+    }
+  };
+  const watch = new ResizeObserver(update);
+  watch.observe(box);
+  watch.observe(content);
+  return box;
+}
+
 /** A message line: kind "warn" | "error" | "info". Hidden while empty. */
 export function message() {
   const p = h("p", { class: "msg", role: "status", "aria-live": "polite" });
@@ -234,7 +259,7 @@ export class HeatTable {
     this.rowHeader = rowHeader;
     this.table = h("table", { class: `heat${compact ? " heat-compact" : ""}`, role: "table", "data-test": test });
     this.caption = h("caption");
-    this.root = h("div", { class: "heat-wrap" }, this.table);
+    this.root = scrollBox(h("div", { class: "heat-wrap" }, this.table));
     this.shape = "";
   }
 
