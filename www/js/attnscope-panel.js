@@ -16,7 +16,7 @@
 // `attnscope-change` (detail: {state}) when a reader changes something in it.
 
 import * as S from "./state.js";
-import { mountPanel, STATE_ATTRS } from "./panel.js";
+import { mountPanel } from "./panel.js";
 import { registerServiceWorker } from "./offline.js";
 
 const STYLES = ["../css/style.css", "../css/views.css", "../css/panel.css"].map((p) => new URL(p, import.meta.url).href);
@@ -34,7 +34,7 @@ function addFontFaces() {
 
 export class AttnscopePanel extends HTMLElement {
   static get observedAttributes() {
-    return ["panel", "controls", ...Object.keys(STATE_ATTRS)];
+    return ["panel", "controls", ...Object.keys(S.ATTRIBUTES)];
   }
 
   constructor() {
@@ -46,12 +46,7 @@ export class AttnscopePanel extends HTMLElement {
 
   /** The state the attributes describe (the lab's defaults for the rest). */
   stateFromAttributes() {
-    const params = new URLSearchParams();
-    for (const [attr, param] of Object.entries(STATE_ATTRS)) {
-      const v = this.getAttribute(attr);
-      if (v !== null) params.set(param, v);
-    }
-    return S.fromQuery(params.toString());
+    return S.fromAttributes((name) => this.getAttribute(name));
   }
 
   connectedCallback() {

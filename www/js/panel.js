@@ -56,25 +56,6 @@ const NOT_FOR = {
 // the attention a panel shows whatever the state says
 const FIXED_STACK = { decoding: "decoder_cross", order: "encoder" };
 
-/** <attnscope-panel> attributes -> the lab's URL parameters (state.js): one parser for both. */
-export const STATE_ATTRS = {
-  sentence: "s",
-  query: "q",
-  stack: "stack",
-  layer: "layer",
-  head: "head",
-  show: "show",
-  step: "step",
-  heads: "heads",
-  mask: "mask",
-  encmask: "encmask",
-  scale: "scale",
-  pe: "pe",
-  tables: "tables",
-  lang: "lang",
-  qk: "qk",
-};
-
 export function parsePanel(value) {
   return PANELS.includes(value) ? value : "heatmap";
 }

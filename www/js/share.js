@@ -6,7 +6,7 @@
 
 import * as S from "./state.js";
 import { pageHref } from "./runtime.js";
-import { PANELS, CONTROLS, STATE_ATTRS, parseControls, mountPanel } from "./panel.js";
+import { PANELS, CONTROLS, parseControls, mountPanel } from "./panel.js";
 import { el } from "./dom.js";
 
 /** The parent page's listener that sizes attnscope iframes to their content (six lines). */
@@ -62,7 +62,7 @@ export function iframeSnippet(state, { panel, controls, lang, title, height }) {
 export function elementSnippet(state, { panel, controls, lang }) {
   const script = new URL("./attnscope-panel.js", import.meta.url).href;
   const params = viewParams(state, lang);
-  const byParam = Object.fromEntries(Object.entries(STATE_ATTRS).map(([a, p]) => [p, a]));
+  const byParam = Object.fromEntries(Object.entries(S.ATTRIBUTES).map(([a, p]) => [p, a]));
   const attrs = [`panel="${panel}"`, `controls="${controls.join(",")}"`, `sentence="${attr(state.sentence)}"`];
   for (const [p, v] of params) {
     if (p === "s" || !byParam[p]) continue;

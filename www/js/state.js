@@ -138,6 +138,35 @@ export function update(state, patch) {
   return { ...state, ...patch };
 }
 
+/** <attnscope-panel> attributes -> the URL parameters above: one parser for both. */
+export const ATTRIBUTES = {
+  sentence: "s",
+  query: "q",
+  stack: "stack",
+  layer: "layer",
+  head: "head",
+  show: "show",
+  step: "step",
+  heads: "heads",
+  mask: "mask",
+  encmask: "encmask",
+  scale: "scale",
+  pe: "pe",
+  tables: "tables",
+  lang: "lang",
+  qk: "qk",
+};
+
+/** The state an element's attributes describe (`get(name)`: the attribute or null). */
+export function fromAttributes(get) {
+  const params = new URLSearchParams();
+  for (const [attr, param] of Object.entries(ATTRIBUTES)) {
+    const v = get(attr);
+    if (v !== null && v !== undefined) params.set(param, String(v));
+  }
+  return fromQuery(params.toString());
+}
+
 /** Clamp indices to the current model and run (e.g. after the head count or sentence changed). */
 export function clampToModel(state, info) {
   const s = { ...state };
