@@ -38,6 +38,8 @@ const validState = fc.record(
           return [f.key, fc.option(fc.integer({ min: 1, max: 64 }), { nil: null })];
         case "bool":
           return [f.key, fc.boolean()];
+        case "heads":
+          return [f.key, fc.subarray(["c1h4", "e1h1", "e2h3", "s1h2", "c2h1"]).map((a) => [...a].sort().join(","))];
         default:
           return [f.key, fc.constantFrom("", "e.1.1.q.I", "c.2.3.k.I*e.1.1.q.5.-.25")];
       }
@@ -57,6 +59,7 @@ function wellTyped(s) {
       index: () => Number.isInteger(v) && v >= 0,
       "index?": () => v === null || (Number.isInteger(v) && v >= 0),
       "count?": () => v === null || (Number.isInteger(v) && v >= 1),
+      heads: () => typeof v === "string" && (v === "" || v.split(",").every((n) => S.HEAD_NAME.test(n))),
     }[f.type]();
     if (!ok) return false;
   }

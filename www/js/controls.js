@@ -59,7 +59,7 @@ function generate(container, names, uid) {
 
 export const controlsPanel = {
   name: "controls",
-  uses: ["stack", "layer", "head", "show", "heads", "causalDecoder", "causalEncoder", "scale", "positional", "tables", "sentence", "lang"],
+  uses: ["stack", "layer", "head", "show", "heads", "causalDecoder", "causalEncoder", "scale", "positional", "tables", "sentence", "lang", "knockOut"],
   mount(container, session, opts = {}) {
     if (opts.names) generate(container, opts.names, session.uid);
     const all = (name) => [...container.querySelectorAll(`[data-control="${name}"]`)];
@@ -138,6 +138,11 @@ export const controlsPanel = {
         const masked = s.stack === "decoder_self" ? s.causalDecoder : s.stack === "encoder" ? s.causalEncoder : false;
         for (const e of follow("formula-mask")) e.hidden = !masked;
         for (const sel of all("show")) fill(sel, S.SHOWS.map((x) => [x, t(`show.${x}`)]), s.show);
+        // beyond the weights, the formula of what the map shows
+        for (const e of follow("formula-show")) {
+          e.hidden = s.show !== "value" && s.show !== "rollout";
+          if (!e.hidden) setText(e, t(`formula.${s.show}`));
+        }
         if (!info) return;
         const heads = session.heads();
         const stack = opts.stack || s.stack;

@@ -12,6 +12,16 @@ export function layersOf(info, stack) {
   return stack === "encoder" ? info.encoderLayers : info.decoderLayers;
 }
 
+/** A head's name in knock-out lists: "e1h2" (stack e/s/c, layer and head 1-based). */
+export function headName(stack, layer, head) {
+  return `${{ encoder: "e", decoder_self: "s", decoder_cross: "c" }[stack]}${layer + 1}h${head + 1}`;
+}
+
+/** Whether the state knocks this head out. */
+export function knockedOut(state, stack, layer, head) {
+  return !!state.knockOut && state.knockOut.split(",").includes(headName(stack, layer, head));
+}
+
 export function attentionOf(trace, stack, layer) {
   if (stack === "encoder") return trace.encoder.layers[layer].self_attn.sublayer;
   const l = trace.decoder.layers[layer];
@@ -49,6 +59,7 @@ export function engineOptions(patch, info) {
   if ("scale" in patch) o.scale = patch.scale;
   if ("positional" in patch) o.positional = patch.positional;
   if ("heads" in patch) o.heads = patch.heads ?? info.nhead;
+  if ("knockOut" in patch) o.knockOut = patch.knockOut ? patch.knockOut.split(",") : [];
   return o;
 }
 
@@ -62,13 +73,13 @@ export function engineOptions(patch, info) {
  */
 export function configure(engine, state, info, applyEdits) {
   let s = S.clampToModel(state, info);
-  const opts = engineOptions({ causalDecoder: s.causalDecoder, causalEncoder: s.causalEncoder, scale: s.scale, positional: s.positional, heads: s.heads }, info);
+  const opts = engineOptions({ causalDecoder: s.causalDecoder, causalEncoder: s.causalEncoder, scale: s.scale, positional: s.positional, heads: s.heads, knockOut: s.knockOut }, info);
   try {
     engine.setOptions(opts);
   } catch (e) {
     if (engine.broken) throw e;
-    s = S.update(s, { heads: null });
-    engine.setOptions({ ...opts, heads: info.nhead });
+    s = S.update(s, { heads: null, knockOut: "" });
+    engine.setOptions({ ...opts, heads: info.nhead, knockOut: [] });
   }
   const edits = applyEdits(engine, s.edits, info);
   return { state: s, edits };
@@ -150,28 +161,46 @@ export function setIdentity(engine, { stack, layer, head }, info, heads) {
 // ---------------------------------------------------------------------------------------------
 // What the views show
 
-/** The main heatmap's data (Heatmap.setData). */
-export function heatmapData(cur, state, t) {
+/**
+ * Beyond the weights, computed by the engine when asked (never on a frame that does not show
+ * them): "value", each row's contributions ||w_ij v_j W_O^(h)|| as shares of the row (Kobayashi
+ * et al. 2020, "Attention is Not Only a Weight"); "rollout", the attention of all layers up to
+ * this one with the residual path, 0.5 A + 0.5 I per layer, heads averaged (Abnar & Zuidema
+ * 2020; the decoder's path through cross-attention: src/analysis.rs). Null for the other views.
+ */
+function beyondWeights(engine, state) {
+  if (!engine || (state.show !== "value" && state.show !== "rollout")) return null;
+  if (state.show === "value") return engine.valueWeighted(state.stack, state.layer)[state.head].normalized;
+  const r = engine.rollout();
+  return r[state.stack === "decoder_cross" ? "cross" : state.stack][state.layer];
+}
+
+const BEYOND = new Set(["weights", "value", "rollout"]); // coloured on the weights' scale, 0 to 1
+
+/** The main heatmap's data (Heatmap.setData). `engine` for the value-weighted and rollout views. */
+export function heatmapData(cur, state, t, engine = null) {
   const { stack, layer, head } = state;
   const h = attentionOf(cur.trace, stack, layer).heads[head];
   const { rows, cols } = tokensOf(cur, stack);
-  const label = heatmapLabel(t, stack, layer, head);
+  const other = beyondWeights(engine, state);
+  const vars = { stack: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 };
   return {
-    weights: h.weights,
-    scores: h.scores,
-    logits: h.logits,
+    weights: other ?? h.weights,
+    scores: other ? null : h.scores,
+    logits: other && state.show === "rollout" ? null : h.logits,
     rows,
     cols,
     selectedRow: queryRow(state, rows.length),
-    label,
-    show: state.show,
+    label: other ? t(`label.${state.show}`, vars) : heatmapLabel(t, stack, layer, head),
+    show: other ? "weights" : state.show,
+    valueName: other ? t(`cell.${state.show}`) : null,
     diagonal: stack !== "decoder_cross",
   };
 }
 
 /** The heatmap's title: its label, and what colours it when not the weights. */
 export function heatmapTitle(state, label, t) {
-  return state.show === "weights" ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
+  return BEYOND.has(state.show) ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
 }
 
 /** The all-heads grid's data (HeadGrid.setData). */
@@ -179,7 +208,8 @@ export function gridData(cur, state, info) {
   const L = layersOf(info, state.stack);
   const layers = [];
   for (let l = 0; l < L; l++) layers.push(attentionOf(cur.trace, state.stack, l).heads.map((x) => x.weights));
-  return { layers, selected: { layer: state.layer, head: state.head } };
+  const off = layers.map((row, l) => row.map((_, h) => knockedOut(state, state.stack, l, h)));
+  return { layers, selected: { layer: state.layer, head: state.head }, off };
 }
 
 /** How peaked the rows are: the mean of each row's largest weight (1 = one token takes all). */
@@ -196,7 +226,7 @@ export function peakText(weights, t) {
 
 /** The legend under the heatmap: `{kind: "seq"|"div", text}`. */
 export function legendOf(cur, state, t) {
-  if (state.show === "weights") return { kind: "seq", text: t("legend.weights") };
+  if (BEYOND.has(state.show)) return { kind: "seq", text: t(`legend.${state.show}`) };
   const h = attentionOf(cur.trace, state.stack, state.layer).heads[state.head];
   const m = state.show === "scores" ? h.scores : h.logits;
   let r = 0;
@@ -204,12 +234,14 @@ export function legendOf(cur, state, t) {
   return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) }) };
 }
 
-/** The weighted-average panel's data (WeightedAverage.setData). */
-export function averageData(cur, state, t) {
+/** The weighted-average panel's data (WeightedAverage.setData); with `engine`, the value norms. */
+export function averageData(cur, state, t, engine = null) {
   const { stack, layer, head } = state;
   const h = attentionOf(cur.trace, stack, layer).heads[head];
   const { rows, cols } = tokensOf(cur, stack);
   return {
+    // ||v_j W_O^(h)||: how far key j can move the output at all (Kobayashi et al. 2020)
+    valueNorms: engine ? engine.valueWeighted(stack, layer)[head].value_norms.data : null,
     queryTokens: rows,
     keyTokens: cols,
     query: queryRow(state, rows.length),
@@ -331,7 +363,7 @@ export function pairData(pair, state, info, t) {
 }
 
 /** The current map of the main heatmap, for export (export.js). */
-export function exportMap(cur, state, t) {
-  const d = heatmapData(cur, state, t);
+export function exportMap(cur, state, t, engine = null) {
+  const d = heatmapData(cur, state, t, engine);
   return { stack: state.stack, layer: state.layer, head: state.head, rows: d.rows, cols: d.cols, weights: d.weights, label: d.label, sentence: state.sentence };
 }

@@ -219,6 +219,21 @@ export class Engine {
     return this.call((l) => l.editCount());
   }
 
+  /** For each head, how much the translation's log-probability drops without it (analysis.rs). */
+  headImportance() {
+    return this.call((l) => l.headImportance());
+  }
+
+  /** Per head of one attention: {value_norms, norms, normalized} (Kobayashi et al. 2020). */
+  valueWeighted(stack, layer) {
+    return this.call((l) => l.valueWeighted(stack, layer));
+  }
+
+  /** Attention rollout per stack and layer: {encoder, decoder_self, cross} (Abnar & Zuidema 2020). */
+  rollout() {
+    return this.call((l) => l.rollout());
+  }
+
   /** Whether the page has edited this block. */
   hasEdit(stack, layer, head, m) {
     return this.edits.has(`${stack}/${layer}/${head}/${m}`);

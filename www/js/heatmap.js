@@ -316,7 +316,7 @@ export class Heatmap {
       const l = d.logits.data[i];
       parts.push(l === -Infinity ? this.t("cell.masked") : `${this.t("cell.scaled")} ${fmt(l)}`);
     }
-    parts.push(`${this.t("cell.weight")} ${fmt(d.weights.data[i], 4)}`);
+    parts.push(`${d.valueName ?? this.t("cell.weight")} ${fmt(d.weights.data[i], 4)}`);
     return parts;
   }
 
@@ -438,7 +438,7 @@ export class HeadGrid {
     this.stale = false;
   }
 
-  /** d = {layers: [[Mat per head]], selected: {layer, head}}; `live` as in Heatmap.draw. */
+  /** d = {layers: [[Mat per head]], selected: {layer, head}, off?: [[bool per head]]}; `live` as in Heatmap.draw. */
   setData(d, live = false) {
     this.data = d;
     const L = d.layers.length;
@@ -504,6 +504,18 @@ export class HeadGrid {
         const r = this.rects[l]?.[h];
         if (!r) continue;
         paintCells(g, d.layers[l][h], r.x + pad, r.y + pad, r.w - 2 * pad, r.h - 2 * pad, seqRGBA);
+        if (d.off?.[l]?.[h]) {
+          // a knocked-out head: still computed (its map is what it would attend to), but its
+          // output is dropped; veiled and struck through
+          g.fillStyle = "rgba(255,255,255,0.72)";
+          g.fillRect(r.x + pad, r.y + pad, r.w - 2 * pad, r.h - 2 * pad);
+          g.strokeStyle = "#b3261e";
+          g.lineWidth = 2;
+          g.beginPath();
+          g.moveTo(r.x + pad, r.y + r.h - pad);
+          g.lineTo(r.x + r.w - pad, r.y + pad);
+          g.stroke();
+        }
       }
     }
   }

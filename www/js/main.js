@@ -72,6 +72,7 @@ function mountPanels() {
     ids: { title: "heatmap-title", map: "heatmap-main", legend: "legend-main", legendText: "legend-text", stats: "attn-stats", export: "export-main" },
   });
   session.mount(P.gridPanel, $("headgrid"));
+  session.mount(P.importancePanel, $("importance"));
   // the edited head's map stays on screen beside the W_Q/W_K grids while a cell is dragged
   session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200 });
   session.mount(P.qkPanel, $("qk"));

@@ -29,7 +29,7 @@ import { applyEdits, encodeEdits } from "./edits.js";
 
 let uidCounter = 0;
 
-const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "heads"];
+const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "heads", "knockOut"];
 
 /**
  * @typedef {object} PanelDef  one view (panels/*.js)
@@ -276,6 +276,8 @@ export class Session {
   /** A switch of the engine (mask, scale, positional encoding, heads): run again. */
   async setOption(patch) {
     if (!(await this.ensureEngine())) return false;
+    // another head count has other heads: the knock-outs go with the old ones (as in the engine)
+    if ("heads" in patch && !("knockOut" in patch) && patch.heads !== this.state.heads) patch = { ...patch, knockOut: "" };
     const ok = this.guard(() => (this.engine.setOptions(C.engineOptions(patch, this.info)), true));
     if (!ok) {
       this.render(Object.keys(patch)); // the controls show the state again
@@ -284,6 +286,15 @@ export class Session {
     this.setState(patch);
     await this.retranslate({ keepStep: true });
     return true;
+  }
+
+  /** Switch one head off or back on ("e1h2"), or every head back on (null). */
+  async toggleHead(name) {
+    const now = new Set(this.state.knockOut ? this.state.knockOut.split(",") : []);
+    if (name === null) now.clear();
+    else if (now.has(name)) now.delete(name);
+    else now.add(name);
+    return this.setOption({ knockOut: [...now].sort().join(",") });
   }
 
   /** A new sentence: translate it now. */

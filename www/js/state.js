@@ -13,8 +13,13 @@ export const SEED_SENTENCE = "Emma hates games, but she's a great friend";
 /** The three attentions of an encoder-decoder Transformer (the engine's `stack` names). */
 export const STACKS = ["encoder", "decoder_self", "decoder_cross"];
 
-/** What the main heatmap colours by. */
-export const SHOWS = ["weights", "scores", "logits"];
+/** What the main heatmap colours by: the weights, raw scores q·k, scaled/masked scores, the
+ * value-weighted contributions ||w_ij v_j W_O|| per row (Kobayashi et al. 2020), attention
+ * rollout through the layers (Abnar & Zuidema 2020). */
+export const SHOWS = ["weights", "scores", "logits", "value", "rollout"];
+
+/** Knocked-out heads in the URL: "e1h2,s2h1,c2h3" (stack e/s/c, layer, head: 1-based). */
+export const HEAD_NAME = /^[esc][1-9]\d?h[1-9]\d?$/;
 
 /** The two sentences of the word-order experiment (same words, swapped roles). */
 export const ORDER_PAIR = ["the brother carried the sister", "the sister carried the brother"];
@@ -24,7 +29,7 @@ export const ORDER_PAIR = ["the brother carried the sister", "the sister carried
  * Types: "string"; "enum" (one of `values`); "index" (integer >= 0, 1-based in the URL);
  * "index?" (same, or null = "pick for me"); "count?" (integer >= 1 or null = the model's own);
  * "bool" (0/1 in the URL); "edits" (the W_Q/W_K edits, encoded by edits.js; checked, and a
- * notice shown, when they are applied to the model).
+ * notice shown, when they are applied to the model); "heads" (knocked-out heads, "e1h2,c2h3").
  */
 export const FIELDS = [
   { key: "sentence", param: "s", type: "string", def: SEED_SENTENCE },
@@ -43,6 +48,7 @@ export const FIELDS = [
   { key: "pair", param: "pair", type: "bool", def: false },
   { key: "lang", param: "lang", type: "enum", values: ["", "en", "ko"], def: "" }, // "" = browser
   { key: "edits", param: "qk", type: "edits", def: "" }, // "" = the trained weights
+  { key: "knockOut", param: "ko", type: "heads", def: "" }, // "" = every head on
 ];
 
 const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
@@ -72,6 +78,11 @@ function parseValue(f, raw) {
       return raw.slice(0, 5000);
     case "edits":
       return raw.slice(0, 2_000_000); // every block of every head edited fits (a URL may be 2 MB)
+    case "heads": {
+      // well-formed names only, sorted, each once; whether the model has them is checked later
+      const names = [...new Set(raw.split(",").filter((n) => HEAD_NAME.test(n)))].sort();
+      return names.join(",");
+    }
     case "enum":
       return f.values.includes(raw) ? raw : undefined;
     case "bool":
@@ -173,6 +184,14 @@ export function clampToModel(state, info) {
   if (s.heads !== null && !info.headChoices.includes(s.heads)) s.heads = null;
   const heads = s.heads ?? info.nhead;
   const layers = s.stack === "encoder" ? info.encoderLayers : info.decoderLayers;
+  // knocked-out heads this model (with this head count) does not have are dropped
+  s.knockOut = s.knockOut
+    .split(",")
+    .filter((n) => {
+      const m = n.match(/^([esc])(\d+)h(\d+)$/);
+      return m && Number(m[2]) <= (m[1] === "e" ? info.encoderLayers : info.decoderLayers) && Number(m[3]) <= heads;
+    })
+    .join(",");
   s.layer = Math.min(s.layer, layers - 1);
   s.head = Math.min(s.head, heads - 1);
   return s;

@@ -21,13 +21,14 @@ export class WeightedAverage {
     top.append(this.qLabel, this.qSelect);
     this.formula = el("p", "formula wavg-formula");
     this.terms = el("p", "wavg-terms");
+    this.norms = el("p", "wavg-norms hint");
     this.scroller = el("div", "wavg-scroll");
     this.canvas = el("canvas", "wavg-canvas", { role: "img" });
     this.scroller.append(this.canvas);
     this.tableWrap = el("div", "table-wrap sr-only");
     this.table = el("table", "data-table wavg-table");
     this.tableWrap.append(this.table);
-    this.root.append(top, this.formula, this.terms, this.scroller, this.tableWrap);
+    this.root.append(top, this.formula, this.terms, this.norms, this.scroller, this.tableWrap);
     container.append(this.root);
     this.width = 600;
     this.data = null;
@@ -91,6 +92,14 @@ export class WeightedAverage {
     const top = order.slice(0, 3).map((j) => `${fmt(w[j], 2)} · v(${d.keyTokens[j]})`);
     const rest = order.length - 3;
     setLiveText(this.terms, `= ${top.join(" + ")}${rest > 0 ? ` + … ${this.t("wavg.more", { n: rest })}` : ""}`, live);
+    // a weight times the length of what it weighs (after W_O): a big weight on a short vector
+    // is a small contribution
+    this.norms.hidden = !d.valueNorms;
+    if (d.valueNorms) {
+      const nv = d.valueNorms;
+      const parts = order.slice(0, 3).map((j) => this.t("wavg.normTerm", { word: d.keyTokens[j], w: fmt(w[j], 2), n: fmt(nv[j], 2), c: fmt(w[j] * nv[j], 2) }));
+      setLiveText(this.norms, `${this.t("wavg.norms")} ${parts.join("; ")}`, live);
+    }
     setAttr(this.canvas, "aria-label", this.t("wavg.canvas", { query: q }));
   }
 

@@ -1,18 +1,68 @@
 // All heads of the selected stack at a glance (heatmap.js HeadGrid): one small map per head,
-// a row per layer; clicking one selects it.
+// a row per layer; clicking one selects it. Below, a toggle per head switches it off (head
+// knock-out: its output is zeroed before W_O, src/analysis.rs) and back on; the translation and
+// every map follow. Knocked-out heads are veiled in the grid and kept in the URL (state "ko").
 
 import * as C from "../core.js";
 import { HeadGrid } from "../heatmap.js";
+import { el, setText } from "../dom.js";
 
 export const gridPanel = {
   name: "grid",
-  uses: ["stack", "layer", "head", "lang"],
+  uses: ["stack", "layer", "head", "knockOut", "heads", "lang"],
   live: true,
   mount(container, session) {
-    const grid = new HeadGrid(container, { onSelect: (layer, head) => session.select({ layer, head }), t: session.t });
+    const t = session.t;
+    const grid = new HeadGrid(container, { onSelect: (layer, head) => session.select({ layer, head }), t });
+    const box = el("div", "knock");
+    const hint = el("p", "hint");
+    const groups = el("div", "knock-groups");
+    const restore = el("button", "btn btn-small", { type: "button" });
+    const count = el("span", "knock-count", { role: "status" });
+    restore.addEventListener("click", () => session.toggleHead(null));
+    const bar = el("p", "knock-bar");
+    bar.append(restore, " ", count);
+    box.append(hint, groups, bar);
+    container.append(box);
+    let shape = "";
+
+    function renderToggles() {
+      const { state, info } = session;
+      const stack = state.stack;
+      const layers = C.layersOf(info, stack);
+      const heads = session.heads();
+      if (shape !== `${stack}/${layers}/${heads}/${session.lang}`) {
+        shape = `${stack}/${layers}/${heads}/${session.lang}`;
+        groups.replaceChildren(
+          ...Array.from({ length: layers }, (_, l) => {
+            const g = el("div", "knock-layer", { role: "group", "aria-label": t("grid.knockLayer", { n: l + 1 }) });
+            g.append(el("span", "knock-label", { "aria-hidden": "true" }, t("grid.knockLayer", { n: l + 1 })));
+            for (let h = 0; h < heads; h++) {
+              const name = C.headName(stack, l, h);
+              const b = el("button", "btn btn-small knock-btn", { type: "button", "data-head": name, "aria-label": t("grid.knockOne", { stack: t(`stackName.${stack}`), layer: l + 1, head: h + 1 }) }, `H${h + 1}`);
+              b.addEventListener("click", () => session.toggleHead(name));
+              g.append(b);
+            }
+            return g;
+          }),
+        );
+      }
+      for (const b of groups.querySelectorAll("button")) b.setAttribute("aria-pressed", String(C.knockedOut(state, stack, ...parse(b.dataset.head))));
+      const n = state.knockOut ? state.knockOut.split(",").length : 0;
+      restore.disabled = n === 0;
+      setText(hint, t("grid.knock"));
+      setText(restore, t("grid.restore"));
+      setText(count, n ? t("grid.off", { n }) : "");
+    }
+    const parse = (name) => {
+      const m = name.match(/^[esc](\d+)h(\d+)$/);
+      return [Number(m[1]) - 1, Number(m[2]) - 1];
+    };
+
     return {
       render(live) {
         grid.setData(C.gridData(session.cur, session.state, session.info), live);
+        if (!live) renderToggles();
       },
     };
   },

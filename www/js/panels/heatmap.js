@@ -43,7 +43,7 @@ export const heatmapPanel = {
       row = exportRow(add(el("div", "", ids.export ? { id: ids.export } : {})), (format) => {
         if (!session.cur) return null;
         session.syncDecoder();
-        const m = { ...C.exportMap(session.cur, session.state, t), link: opts.exportLink(session.state) };
+        const m = { ...C.exportMap(session.cur, session.state, t, session.engine), link: opts.exportLink(session.state) };
         const png = { canvas: map.canvas, legendCanvas: legend, title: title?.textContent || m.label, legendText: legendText.textContent };
         return saveMap(format, m, { png, corner: t("table.queryKey"), legend: t("export.legend") });
       });
@@ -74,7 +74,7 @@ export const heatmapPanel = {
       legend,
       render(live) {
         const { cur, state } = session;
-        const d = C.heatmapData(cur, state, t);
+        const d = C.heatmapData(cur, state, t, session.engine);
         if (title) setText(title, C.heatmapTitle(state, d.label, t));
         map.setData(d, live);
         if (!opts.mini) setLiveText(stats, C.peakText(d.weights, t), live);

@@ -12,7 +12,7 @@ export const weightedPanel = {
     const view = new WeightedAverage(container, { onSelectQuery: (q) => session.select({ query: q }), t: session.t });
     return {
       render(live) {
-        view.setData(C.averageData(session.cur, session.state, session.t), live);
+        view.setData(C.averageData(session.cur, session.state, session.t, session.engine), live);
       },
       tables(on) {
         view.showTable(on);

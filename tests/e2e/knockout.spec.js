@@ -1,0 +1,67 @@
+// Beyond raw weights (issue 11): head knock-out from the all-heads grid, the head-importance
+// ranking, value-weighted and rollout maps, value norms in the weighted average.
+import { test, expect, openApp, readTable, heatmapName, urlState, expectClean } from "./fixtures.js";
+
+const SEED_TR = "엠마는 게임을 싫어하지만, 엠마는 훌륭한 친구이다.";
+
+test("knocking out a head changes the maps and the translation; restore brings the exact numbers back; the link keeps it", async ({ page, watch }) => {
+  await openApp(page, "#stack=decoder_cross&layer=2&head=2");
+  const name = heatmapName("decoder_cross", 2, 2);
+  await expect(page.locator("#translation")).toHaveText(SEED_TR);
+  const before = await readTable(page, name);
+  const toggle = page.getByRole("button", { name: "Knock out cross-attention layer 1 head 4" });
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  // the demo model leans on this head: without it the translation changes (src/analysis.rs ranks it)
+  await expect(page.locator("#translation")).not.toHaveText(SEED_TR);
+  const knocked = await readTable(page, name);
+  expect(knocked.text).not.toEqual(before.text);
+  await expect.poll(() => urlState(page.url()).get("ko")).toBe("c1h4");
+
+  // a fresh load of the link: the same head off, the same translation
+  const tr = await page.locator("#translation").textContent();
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await expect(page.locator("#translation")).toHaveText(tr);
+  await expect(page.getByRole("button", { name: "Knock out cross-attention layer 1 head 4" })).toHaveAttribute("aria-pressed", "true");
+
+  // restore: every number as before
+  await page.getByRole("button", { name: "Restore all heads" }).click();
+  await expect(page.locator("#translation")).toHaveText(SEED_TR);
+  expect((await readTable(page, name)).text).toEqual(before.text);
+  await expect.poll(() => urlState(page.url()).get("ko")).toBe(null);
+  expectClean(watch);
+});
+
+test("Which heads matter? ranks every head by the drop in the translation's log-probability", async ({ page }) => {
+  await openApp(page);
+  await page.getByRole("button", { name: "Rank the heads" }).click();
+  const grid = page.locator('[data-test="importance"] .imp-cell');
+  await expect(grid).toHaveCount(24, { timeout: 30_000 });
+  const status = page.locator("#importance [role=status]");
+  await expect(status).toContainText("Most important:");
+  const first = (await status.textContent()).match(/Most important: ([esc]\d+h\d+) \((−?\d+\.\d+)\)/);
+  expect(first).not.toBeNull();
+  expect(Number(first[2].replace("−", "-"))).toBeLessThan(0);
+  // its button knocks that head out
+  await page.getByRole("button", { name: `Knock out ${first[1]}` }).click();
+  await expect.poll(() => urlState(page.url()).get("ko")).toBe(first[1]);
+  await expect(grid).toHaveCount(0); // the ranking belonged to the previous translation
+});
+
+test("Colour by value-weighted contributions and rollout: maps whose rows are shares, different from the weights", async ({ page }) => {
+  await openApp(page, "#tables=1");
+  const weights = await readTable(page, heatmapName("encoder", 1, 1));
+  const show = page.getByRole("combobox", { name: "Colour by" });
+  await show.selectOption("value");
+  await expect(page.locator("#formula-show")).toContainText("‖ w_ij · v_j W_O^(h) ‖");
+  const value = await readTable(page, "encoder self-attention value-weighted contributions, layer 1, head 1");
+  for (const r of value.values) expect(Math.abs(r.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-4);
+  expect(value.text).not.toEqual(weights.text);
+  await show.selectOption("rollout");
+  const rollout = await readTable(page, "encoder self-attention rollout through layer 1 (all heads)");
+  for (const r of rollout.values) expect(Math.abs(r.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-4);
+  // the weighted average names each big term's weight, value length and contribution
+  await expect(page.locator(".wavg-norms")).toContainText(/× \d+\.\d+ = \d+\.\d+/);
+});
