@@ -19,7 +19,7 @@ import { Session } from "./session.js";
 import { pageHref, whenKoreanFont } from "./runtime.js";
 import { el, setText } from "./dom.js";
 import { CONTROLS, controlsPanel } from "./controls.js";
-import { heatmapPanel, weightedPanel, decodingPanel, qkPanel, orderPanel } from "./panels/index.js";
+import { heatmapPanel, weightedPanel, decodingPanel, qkPanel, orderPanel, gridPanel, importancePanel } from "./panels/index.js";
 
 export { CONTROLS };
 
@@ -33,6 +33,10 @@ const LAYOUT = {
     [qkPanel, {}],
   ],
   order: [[orderPanel, { always: true }]],
+  heads: [
+    [gridPanel, {}],
+    [importancePanel, {}],
+  ],
 };
 
 export const PANELS = Object.keys(LAYOUT);
@@ -44,6 +48,7 @@ export const DEFAULT_CONTROLS = {
   decoding: ["layer", "head"],
   qk: ["stack", "layer", "head"],
   order: ["pe", "layer", "head"],
+  heads: ["stack"],
 };
 
 // controls that mean nothing for a panel (decoding shows cross-attention, order the encoder)
@@ -51,6 +56,7 @@ const NOT_FOR = {
   weighted: ["show", "export"],
   decoding: ["stack", "show", "export"],
   order: ["stack", "show", "export"],
+  heads: ["show", "export"],
 };
 
 // the attention a panel shows whatever the state says
