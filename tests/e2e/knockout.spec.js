@@ -5,26 +5,36 @@ import { test, expect, openApp, readTable, heatmapName, urlState, expectClean } 
 const SEED_TR = "엠마는 게임을 싫어하지만, 엠마는 훌륭한 친구이다.";
 
 test("knocking out a head changes the maps and the translation; restore brings the exact numbers back; the link keeps it", async ({ page, watch }) => {
-  await openApp(page, "#stack=decoder_cross&layer=2&head=2");
+  await openApp(page, "?debug=1#stack=decoder_cross&layer=2&head=2");
   const name = heatmapName("decoder_cross", 2, 2);
   await expect(page.locator("#translation")).toHaveText(SEED_TR);
   const before = await readTable(page, name);
-  const toggle = page.getByRole("button", { name: "Knock out cross-attention layer 1 head 4" });
+  // the head this translation depends on most (the engine's ranking), to be sure it changes
+  const top = await page.evaluate(() => {
+    const r = window.attnscope.engine.headImportance();
+    return r.heads[r.ranking[0]];
+  });
+  const [, stack, layer, head] = top.match(/^([esc])(\d+)h(\d+)$/);
+  const stackName = { e: "encoder self-attention", s: "decoder self-attention", c: "cross-attention" }[stack];
+  if (stack !== "c") await page.getByRole("radio", { name: { e: "Encoder self-attention", s: /^Decoder self-attention/ }[stack] }).check();
+  const toggle = page.getByRole("button", { name: `Knock out ${stackName} layer ${layer} head ${head}` });
   await expect(toggle).toHaveAttribute("aria-pressed", "false");
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
-  // the demo model leans on this head: without it the translation changes (src/analysis.rs ranks it)
   await expect(page.locator("#translation")).not.toHaveText(SEED_TR);
+  await page.getByRole("radio", { name: "Cross-attention" }).check();
+  await page.getByRole("combobox", { name: "Layer", exact: true }).selectOption({ value: "1" });
+  await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ value: "1" });
   const knocked = await readTable(page, name);
   expect(knocked.text).not.toEqual(before.text);
-  await expect.poll(() => urlState(page.url()).get("ko")).toBe("c1h4");
+  await expect.poll(() => urlState(page.url()).get("ko")).toBe(top);
 
   // a fresh load of the link: the same head off, the same translation
   const tr = await page.locator("#translation").textContent();
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
   await expect(page.locator("#translation")).toHaveText(tr);
-  await expect(page.getByRole("button", { name: "Knock out cross-attention layer 1 head 4" })).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(() => urlState(page.url()).get("ko")).toBe(top);
 
   // restore: every number as before
   await page.getByRole("button", { name: "Restore all heads" }).click();
