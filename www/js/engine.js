@@ -14,7 +14,7 @@
 //   the translator) is named in `errors`, so a page can show everything that did load.
 // - `words`: also load the GloVe word vectors (`project`).
 
-import { ASSET, assetBytes, freshInstance, isPanic } from "./runtime.js";
+import { ASSET, assetBytes, freshInstance, isPanic, wasmMemoryBytes } from "./runtime.js";
 
 export class EngineBroken extends Error {
   constructor() {
@@ -115,6 +115,11 @@ export class Engine {
 
   get ready() {
     return !!this.mod && !this.broken;
+  }
+
+  /** The wasm memory this engine's instance has grown to, in bytes. */
+  get memoryBytes() {
+    return this.mod ? wasmMemoryBytes(this.mod) : 0;
   }
 
   get hasLab() {

@@ -80,8 +80,15 @@ export async function freshInstance() {
     url = new URL(GLUE, ROOT).href + (n === 0 ? "" : `?instance=${n}`);
   }
   const mod = await import(url);
-  await mod.default({ module_or_path: await wasmModule() });
+  instances.set(mod, await mod.default({ module_or_path: await wasmModule() }));
   return mod;
+}
+
+const instances = new WeakMap(); // glue module -> its instance's exports
+
+/** Bytes of wasm memory an instance (freshInstance's module) has grown to (tests, benchmarks). */
+export function wasmMemoryBytes(mod) {
+  return instances.get(mod)?.memory?.buffer.byteLength ?? 0;
 }
 
 /** Whether an error is a panic (or trap) inside wasm: the instance is then unusable. */
