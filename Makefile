@@ -5,7 +5,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: serve build dist setup test test-native test-nostd test-wasm test-e2e bench bench-page bench-compare clean
+.PHONY: serve build dist setup test test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -56,6 +56,14 @@ bench-compare: build
 	test -d node_modules/onnxruntime-web || npm install --no-audit --no-fund  # a devDependency, never in dist/
 	$(PYTHON) train/export_onnx.py --out target/bench/en-ko.onnx --ids target/bench/ids.json --time
 	node tests/e2e/bench-compare.mjs
+
+# Fuzzing campaigns (not part of `make test`): every cargo-fuzz target in fuzz/ for
+# FUZZ_SECONDS (default 600) each, one summary line per target. Needs nightly + cargo-fuzz.
+FUZZ_SECONDS ?= 600
+export FUZZ_SECONDS
+fuzz:
+	scripts/setup.sh fuzz
+	scripts/fuzz.sh
 
 clean:
 	rm -rf target pkg dist node_modules test-results

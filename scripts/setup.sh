@@ -2,6 +2,8 @@
 # Install every tool the build and the tests need, idempotently (a second run does nothing).
 #   scripts/setup.sh          Rust wasm target, wasm-bindgen-cli, npm packages
 #   scripts/setup.sh browser  ... and Debian's chromium + chromium-driver for the browser tests
+#   scripts/setup.sh fuzz     only the fuzzing tools (`make fuzz`): the nightly toolchain and
+#                             cargo-fuzz; stops with a message when nightly cannot be had
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +11,27 @@ cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
 say() { printf 'setup: %s\n' "$*"; }
+
+if [ "${1:-}" = "fuzz" ]; then
+  # libFuzzer's sanitizer flags need nightly. rustup fetches toolchains from
+  # static.rust-lang.org, which machines limited to the package registries cannot reach: give
+  # it 5 minutes, then stop with a message instead of hanging.
+  if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    say "installing the nightly toolchain (rustup, from static.rust-lang.org)"
+    if ! timeout 300 rustup toolchain install nightly --profile minimal </dev/null; then
+      say "ERROR: could not install the nightly Rust toolchain (rustup needs static.rust-lang.org," >&2
+      say "which this machine may not reach). make fuzz needs nightly; everything else works on stable." >&2
+      say "Install it where the network allows (rustup toolchain install nightly) and run again." >&2
+      exit 1
+    fi
+  fi
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    say "installing cargo-fuzz from crates.io (compiles for a few minutes)"
+    cargo install cargo-fuzz
+  fi
+  say "ok (fuzz: $(rustup run nightly rustc --version), $(cargo fuzz --version))"
+  exit 0
+fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
