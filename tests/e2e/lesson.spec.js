@@ -1,4 +1,4 @@
-// End-to-end tests of the guided lesson (www/lesson.html): nine live panels whose numbers come
+// End-to-end tests of the guided lesson (www/lesson.html): ten live panels whose numbers come
 // from the engine. Run: npx playwright test tests/e2e/lesson.spec.js
 // ATTNSCOPE_MODEL=/path/model.safetensors serves that file as models/en-ko.safetensors
 // (development only, as in the other specs).
@@ -64,9 +64,9 @@ test("the lesson loads with no console error and nothing from another origin, an
   await openLesson(page);
   const origin = new URL(page.url()).origin;
   await expect(page.locator("h1")).toHaveText("Attention from the ground up");
-  // nine panels, each a section with a heading, all listed in the contents
-  await expect(page.locator("section.panel")).toHaveCount(9);
-  await expect(page.getByRole("navigation", { name: "Contents" }).getByRole("link")).toHaveCount(9);
+  // ten panels, each a section with a heading, all listed in the contents
+  await expect(page.locator("section.panel")).toHaveCount(10);
+  await expect(page.getByRole("navigation", { name: "Contents" }).getByRole("link")).toHaveCount(10);
   for (let i = 1; i <= 9; i++) {
     const sec = panel(page, i);
     await expect(sec.getByRole("heading", { level: 2 })).toBeVisible();

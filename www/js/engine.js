@@ -254,6 +254,7 @@ export class Engine {
       causalDecoder: o.causalDecoder ?? true,
       causalEncoder: o.causalEncoder ?? false,
       positional: o.positional ?? true,
+      knockOut: o.knockOut ?? [], // every field set: a figure's knock-outs never reach the next one
     };
   }
 

@@ -1,5 +1,5 @@
-// The guided lesson: nine live panels in the order of the two source texts, each computing its
-// numbers with the Rust engine. This module builds the page frame (header, language switch,
+// The guided lesson: ten live panels (nine in the order of the two source texts, then what
+// attention weights do not tell you), each computing its numbers with the Rust engine. This module builds the page frame (header, language switch,
 // contents) and the panels, and rebuilds them when the language changes; the panels' state
 // lives in the URL (../state.js, prefixed keys), so a rebuild loses nothing. Text comes from
 // ../i18n.js (the lesson's namespace, strings.js); the engine is ../engine.js, as in the lab.
@@ -21,8 +21,9 @@ import { panel6 } from "./p6_heads.js";
 import { panel7 } from "./p7_order.js";
 import { panel8 } from "./p8_block.js";
 import { panel9 } from "./p9_translate.js";
+import { panel10 } from "./p10_beyond.js";
 
-const PANELS = [panel1, panel2, panel3, panel4, panel5, panel6, panel7, panel8, panel9];
+const PANELS = [panel1, panel2, panel3, panel4, panel5, panel6, panel7, panel8, panel9, panel10];
 
 addStrings("lesson", STRINGS); // the lesson's namespace of the page's one string module
 
@@ -40,7 +41,7 @@ const root = document.getElementById("lesson");
 const header = document.getElementById("lesson-header");
 const status = document.getElementById("lesson-status");
 
-/** Shared sentences: panels 2-5 read `p2.s` (word vectors), panels 6, 8, 9 read `p6.s` (translator). */
+/** Shared sentences: panels 2-5 read `p2.s` (word vectors), panels 6, 8, 9, 10 read `p6.s` (translator). */
 class Shared extends EventTarget {
   constructor() {
     super();

@@ -14,6 +14,7 @@ const FORMULAS = {
   "p3.formulaNoScale": "qᵢ = W_Q xᵢ,   kⱼ = W_K xⱼ,   wᵢⱼ = softmaxⱼ(qᵢ · kⱼ),   outᵢ = Σⱼ wᵢⱼ xⱼ",
   "p6.formula": "headₕ = softmax(Qₕ Kₕᵀ / √d_k) Vₕ,   d_k = d_model / h = {d} / {h} = {dk},   output = [head₁ … head_{h}] W_O",
   "p7.formulaPE": "PE(p, 2k) = sin(p / 10000^(2k/d)),   PE(p, 2k+1) = cos(p / 10000^(2k/d))",
+  "p10.e3Formula": "A′ₗ = rownorm(0.5 · meanₕ Aₗ⁽ʰ⁾ + 0.5 · I),   R = A′_L ⋯ A′₂ A′₁",
   "p8.formulaFfn": "FFN(x) = W₂ · ReLU(W₁ x + b₁) + b₂,   {d} → {dff} → {d}",
   "lang.en": "English",
   "lang.ko": "한국어",
@@ -27,10 +28,10 @@ const en = {
   "page.docTitle": "attnscope — Attention from the ground up",
   "page.introTitle": "About this lesson",
   "page.lede":
-    "Self-attention sounds exotic, but at its heart it is a weighted average. These nine panels start from that average and add one idea at a time, until a complete English-to-Korean Transformer is on the table.",
+    "Self-attention sounds exotic, but at its heart it is a weighted average. These ten panels start from that average and add one idea at a time, until a complete English-to-Korean Transformer is on the table, and end with what its attention weights do not tell you.",
   "page.how":
     "None of the numbers here is a picture. Every value on the page is computed while you watch by the same Rust engine that runs the full model, compiled to WebAssembly and running inside your browser. Move a slider and the engine computes again.",
-  "page.sources": "The panels follow two Korean texts in order: panels 1–3 the first video of a lecture series on the Transformer, which builds self-attention from a one-dimensional weighted average through word vectors and dot products to the query and key matrices; panels 4–9 a blog article on the Transformer of “Attention Is All You Need”, from why the RNN was dropped to positional encoding, the feed-forward network, masking, multi-head attention, Add & Norm, and the encoder and decoder.",
+  "page.sources": "The panels follow two Korean texts in order: panels 1–3 the first video of a lecture series on the Transformer, which builds self-attention from a one-dimensional weighted average through word vectors and dot products to the query and key matrices; panels 4–9 a blog article on the Transformer of “Attention Is All You Need”, from why the RNN was dropped to positional encoding, the feed-forward network, masking, multi-head attention, Add & Norm, and the encoder and decoder. Panel 10 goes beyond both texts, to three research papers on what attention weights do and do not show.",
   "page.toc": "Contents",
   "page.toLab": "Open the full attention lab",
   "page.footer":
@@ -57,7 +58,7 @@ const en = {
   "ui.sentenceWordsHint": "Shared by panels 2–5: change it in any of them and the others follow.",
   "ui.sentenceModel": "Sentence for the translator",
   "ui.sentenceModelHint":
-    "Shared by panels 5, 6, 8 and 9. The translator knows the words of everyday English (home, school, food, weather, time, travel, feelings); a word it does not know comes through unchanged.",
+    "Shared by panels 5, 6, 8, 9 and 10. The translator knows the words of everyday English (home, school, food, weather, time, travel, feelings); a word it does not know comes through unchanged.",
   "ui.seed": "Back to the lecture's sentence",
   "ui.showNumbers": "Show the numbers as a table",
   "ui.layer": "Layer",
@@ -433,6 +434,110 @@ const en = {
   "p9.nowText": "RNN {r} of {n}, attention {a} of {n}",
   "p9.outro":
     "That last difference changed the field. Because every position is computed at once, Transformers could be trained on far more data in the same time, and that is what opened the way to today's large pretrained models.",
+
+  // 10
+  "p10.title": "What attention weights do not tell you",
+  "p10.intro":
+    "Every panel so far read attention weights as “where a word looks”. That reading is right as far as it goes, but it is easy to take one step further and read a big weight as “this word mattered”. Three experiments on the trained translator test that step. Before each one, commit to a guess; then run it, and the engine computes the answer on the sentence below; then read what the numbers show.",
+  "p10.translation": "Translation:",
+  "p10.run": "Run the experiment",
+  "p10.guessFirst": "Choose a guess first.",
+  "p10.resultTitle": "What the engine found",
+  "p10.explainTitle": "What this shows",
+  "p10.right": "Your guess, “{guess}”, matches what the engine found on this sentence.",
+  "p10.wrong": "Your guess was “{guess}”; on this sentence the engine found “{answer}”.",
+  "p10.headName": "{stack}, layer {layer}, head {head}",
+  "p10.stack.e": "encoder",
+  "p10.stack.s": "decoder self-attention",
+  "p10.stack.c": "cross-attention",
+  "p10.rankOf": "{r} of {n}",
+  "p10.countOf": "{m} of {n}",
+  "p10.changed": "(changed)",
+  "p10.e1Title": "Experiment 1: the most-attended head and the most important head",
+  "p10.e1Intro":
+    "In panel 9, rows of cross-attention lit up on the English word they translate, and it is tempting to read the brightest head as the one doing the work. The engine can test that: it knocks out each of the model's heads in turn (the head's output becomes zeros) and measures how much the log-probability of the whole translation changes, with the translation fed to the decoder as its input. The head whose removal lowers it most is the head this translation depends on most.",
+  "p10.e1FocusRepeat": "The row to watch: the step where the translator writes “{tok}” for the second time. Summed over its {n} cross-attention heads, that step looks most at the English word “{word}”.",
+  "p10.e1FocusFirst": "The row to watch: the step where the translator writes its first word, “{tok}”. Summed over its {n} cross-attention heads, that step looks most at the English word “{word}”.",
+  "p10.e1Q": "Is the cross-attention head that puts the largest weight on that word at that step also the head the translation depends on most?",
+  "p10.e1Same": "Yes, the same head",
+  "p10.e1Diff": "No, a different head",
+  "p10.e1Att": "most-attended head: its weight from “{tok}” onto “{word}”",
+  "p10.e1AttDelta": "change of log p(translation) without it",
+  "p10.e1Rank": "its rank among all heads by that change",
+  "p10.e1Top": "most important head (largest drop of log p)",
+  "p10.e1TopDelta": "change of log p(translation) without it",
+  "p10.e1Base": "With every head:",
+  "p10.e1Without": "Without {head}:",
+  "p10.e1Table": "Every cross-attention head: its weight from the step writing “{tok}” onto “{word}”, and the change of log p(translation) when it alone is knocked out",
+  "p10.e1ColWeight": "weight",
+  "p10.e1ColDelta": "change of log p",
+  "p10.e1ColRank": "rank among all heads",
+  "p10.e1ExplainDiff":
+    "The head with the largest weight here is {a}: {wa} of its attention at this step goes to “{word}”. Knocked out, it changes the log-probability of the translation by {da}, rank {ra} of {n}. The head the translation depends on most is {b} (change {db}), and at this step it puts {wb} on “{word}”.",
+  "p10.e1ExplainDiffOther":
+    "The head with the largest weight here is {a}: {wa} of its attention at this step goes to “{word}”. Knocked out, it changes the log-probability of the translation by {da}, rank {ra} of {n}. The head the translation depends on most is {b} (change {db}); it is not a cross-attention head, so it has no weight on this row at all.",
+  "p10.e1ExplainSame":
+    "Here the two coincide: {a} puts the largest weight on “{word}” at this step ({wa}) and is also the head whose removal changes the log-probability of the translation most ({da}). That is a finding about this sentence, not a rule: the table lists the weight and the change for every cross-attention head, and the two columns need not move together. Try another sentence.",
+  "p10.e1Moral":
+    "A weight describes where one head looks while it computes one row. It does not say how much the rest of the network needs what that head brings back, nor whether the same information could arrive by another route. Removing the head and watching the output answers that second question directly.",
+  "p10.e2Title": "Experiment 2: a big weight on a short vector",
+  "p10.e2Intro":
+    "A head does not hand on its weights. It hands on a sum of vectors: each key's value vector, passed through the head's share of the output matrix W_O, times that key's weight. A big weight on a short vector can therefore add less than a small weight on a long one. Kobayashi et al. (2020) proposed measuring each key's contribution by the length of that product. The engine computes these lengths for every head of the translator and searches every row of every head for one where the key with the largest weight is not the key that adds the most.",
+  "p10.e2Formula": "headᵢ W_O = Σⱼ wᵢⱼ (vⱼ W_O),   contribution of key j to query i: ‖wᵢⱼ vⱼ W_O‖ = wᵢⱼ · ‖vⱼ W_O‖",
+  "p10.e2Q": "In one row of one head, key A has a larger weight than key B. Does A always add more to that row's output than B does?",
+  "p10.e2Yes": "Yes, a larger weight always means a larger contribution",
+  "p10.e2No": "No, not necessarily",
+  "p10.e2Count": "rows where the largest weight is not the largest contribution",
+  "p10.e2Where": "the clearest case (largest gap between the two weights)",
+  "p10.e2WhereText": "{head}, query “{q}”",
+  "p10.e2PairLabel": "{head}, query “{q}”: the key with the largest weight and the key with the largest contribution",
+  "p10.e2RowLabel": "{head}, query “{q}”: every key of the row",
+  "p10.e2Big": "largest weight: “{k}”",
+  "p10.e2Large": "largest contribution: “{k}”",
+  "p10.colKey": "key",
+  "p10.colWeight": "weight w",
+  "p10.colLength": "length ‖v W_O‖",
+  "p10.colContrib": "contribution w · ‖v W_O‖",
+  "p10.e2Explain":
+    "In {head}, the query “{q}” gives “{kj}” a weight of {wj} and “{kk}” a weight of only {wk}. But after W_O the value vector of “{kj}” has length {vj} and that of “{kk}” length {vk}, so “{kj}” adds a vector of length {cj} to the output and “{kk}” one of length {ck}. Ranked by weight, “{kj}” comes first; ranked by what it adds, “{kk}” does. On this sentence the same reversal happens in {m} of the {n} rows the engine searched (every row of every head of the three attentions). Kobayashi et al. found this pattern in BERT: special tokens such as separators draw large weights but carry short vectors, so a weight map overstates how much attention goes to them.",
+  "p10.e2ExplainNone":
+    "On this sentence the engine found no such row: in all {n} rows it searched, the key with the largest weight is also the key that adds the most. That does not make the rule true in general: a contribution is a weight times a length, and the lengths differ from key to key, so on another sentence the order can flip. Try another sentence.",
+  "p10.e3Title": "Experiment 3: one layer's map and the flow through all layers",
+  "p10.e3Intro":
+    "Layer 1's map shows how each word mixes the words' own vectors. From layer 2 on, every vector is already a mixture, and each layer also passes its input straight on through the residual connection, which no attention map shows. Attention rollout (Abnar & Zuidema 2020) follows the mixing through all the layers: average the heads of each layer, let the residual carry half of the flow, and multiply the layers together. Pick a word of the English sentence; the engine compares its row in layer 1 of the encoder with its row in the rollout through the encoder's last layer.",
+  "p10.e3Word": "Query word (encoder)",
+  "p10.e3Q": "Will the word that “{w}” attends to most in layer 1 (apart from itself) still lead in the rollout through layer {L}?",
+  "p10.e3Same": "Yes, the same word",
+  "p10.e3Diff": "No, another word",
+  "p10.e3TableLabel": "Encoder, row of “{w}”: layer 1 head by head, the mean of the heads, and the rollout through layer {L}",
+  "p10.e3RowHead": "layer 1, head {head}",
+  "p10.e3RowMean": "layer 1, mean of the heads",
+  "p10.e3RowRollout": "rollout through layer {L}",
+  "p10.e3Raw": "top other word in layer 1 (mean of the heads)",
+  "p10.e3Roll": "top other word in the rollout through layer {L}",
+  "p10.e3Self": "share the rollout keeps on “{w}” itself",
+  "p10.e3ExplainSame": "Here the two agree: “{k1}” leads both in layer 1 ({a}) and in the rollout ({b}).",
+  "p10.e3ExplainDiff":
+    "They disagree. In layer 1, “{w}” looks most at “{k1}” ({a}), which keeps {a2} in the rollout. Through the {L} layers the largest share comes from “{k2}” ({b}), which had {b1} in layer 1. A word can reach “{w}” indirectly, through other words that attended to it in an earlier layer, and a single layer's map cannot show that.",
+  "p10.e3ExplainOne": "This sentence has a single word, so there is no other word to compare.",
+  "p10.e3Caveat":
+    "The rollout also keeps {self} of the flow on “{w}” itself: at every layer the residual connection carries each word's own vector upward. Rollout is an estimate too: it treats all heads alike and leaves out the value vectors and the feed-forward layers.",
+  "p10.mapsTitle": "What attention maps can and cannot show",
+  "p10.maps1":
+    "An attention map is an exact record of one thing: how one head, in one layer, weighted the vectors it was given for this input. Read that way it is reliable, and it is a good place to start a question. Read as “the words the model relied on”, it can mislead, for the three reasons tested above.",
+  "p10.maps2":
+    "Jain and Wallace (2019) compared attention weights with other measures of which input words matter, in recurrent models for text classification, question answering and inference, and found that the two often disagreed. They could also often construct quite different attention distributions that left the prediction practically unchanged. When many maps lead to the same answer, no single one of them is the explanation of that answer.",
+  "p10.maps3":
+    "Kobayashi, Kuribayashi, Yokoi and Inui (2020) pointed out that a weight multiplies a vector, and measured the length of the product instead (experiment 2). Measured that way, BERT pays little attention to the special tokens that weight maps show it staring at, and the cross-attention of a Transformer translator gives reasonable word alignments.",
+  "p10.maps4":
+    "Abnar and Zuidema (2020) noted that above the first layer the vectors are mixtures, so a raw map of a higher layer says little about the input words. Their attention rollout multiplies the head-averaged maps of the layers, each with the residual connection added (experiment 3); their attention flow treats the layers as a network and computes maximum flows through it. Both agreed better than raw weights with the importance of input words measured by removing them and by gradients.",
+  "p10.maps5":
+    "None of these measures is the final word either: rollout ignores the value vectors, norms ignore what later layers do with a contribution, and knocking a head out shows what the model does without it, which the model never had to cope with in training. What holds up is the habit this panel practises: treat a map as a hypothesis, and test it by changing the model and watching the output. The lab's all-heads grid lets you knock out any set of heads and ranks every head by importance.",
+  "p10.refsTitle": "Sources",
+  "p10.ref1": "Sarthak Jain and Byron C. Wallace. 2019. Attention is not Explanation. NAACL-HLT 2019. arXiv:1902.10186.",
+  "p10.ref2": "Goro Kobayashi, Tatsuki Kuribayashi, Sho Yokoi and Kentaro Inui. 2020. Attention is Not Only a Weight: Analyzing Transformers with Vector Norms. EMNLP 2020. arXiv:2004.10102.",
+  "p10.ref3": "Samira Abnar and Willem Zuidema. 2020. Quantifying Attention Flow in Transformers. ACL 2020. arXiv:2005.00928.",
+  "p10.openLab": "Knock out heads in the full lab",
 };
 
 const ko = {
@@ -443,11 +548,11 @@ const ko = {
   "page.docTitle": "attnscope — 바닥부터 이해하는 어텐션",
   "page.introTitle": "이 강의에 대하여",
   "page.lede":
-    "셀프 어텐션은 이름만 들으면 낯설지만, 속을 들여다보면 가중평균입니다. 아홉 개의 패널은 그 평균에서 출발해 아이디어를 하나씩 보태며, 마지막에는 영어를 한국어로 옮기는 트랜스포머 하나를 통째로 펼쳐 놓습니다.",
+    "셀프 어텐션은 이름만 들으면 낯설지만, 속을 들여다보면 가중평균입니다. 열 개의 패널은 그 평균에서 출발해 아이디어를 하나씩 보태며 영어를 한국어로 옮기는 트랜스포머 하나를 통째로 펼쳐 놓고, 마지막으로 그 어텐션 가중치가 말해 주지 않는 것을 살펴봅니다.",
   "page.how":
     "여기 나오는 숫자는 그림으로 박아 둔 값이 아닙니다. 전체 모델을 돌리는 Rust 엔진이 WebAssembly로 컴파일되어 이 브라우저 안에서 돌고 있고, 페이지의 모든 값은 그 엔진이 지금 계산한 것입니다. 슬라이더를 움직이면 엔진이 다시 계산합니다.",
   "page.sources":
-    "패널 순서는 한국어 자료 두 편을 따릅니다. 1–3번 패널은 트랜스포머 강의 시리즈 첫 편인 셀프 어텐션 영상 강의(1차원 가중평균에서 출발해 단어 벡터, 내적, 쿼리·키 행렬까지)를, 4–9번 패널은 논문 ‘Attention Is All You Need’의 트랜스포머를 정리한 블로그 글(RNN을 버린 이유에서 위치 인코딩, 피드포워드, 마스킹, 멀티 헤드, Add & Norm, 인코더·디코더까지)을 따릅니다.",
+    "패널 순서는 한국어 자료 두 편을 따릅니다. 1–3번 패널은 트랜스포머 강의 시리즈 첫 편인 셀프 어텐션 영상 강의(1차원 가중평균에서 출발해 단어 벡터, 내적, 쿼리·키 행렬까지)를, 4–9번 패널은 논문 ‘Attention Is All You Need’의 트랜스포머를 정리한 블로그 글(RNN을 버린 이유에서 위치 인코딩, 피드포워드, 마스킹, 멀티 헤드, Add & Norm, 인코더·디코더까지)을 따릅니다. 10번 패널은 두 자료를 넘어, 어텐션 가중치가 보여 주는 것과 보여 주지 않는 것을 다룬 연구 논문 세 편을 따릅니다.",
   "page.toc": "차례",
   "page.toLab": "어텐션 실험실 전체 보기",
   "page.footer":
@@ -473,7 +578,7 @@ const ko = {
   "ui.sentenceWords": "문장 (단어 벡터용)",
   "ui.sentenceWordsHint": "2–5번 패널이 함께 씁니다. 어느 패널에서 고치든 나머지도 따라 바뀝니다.",
   "ui.sentenceModel": "번역기에 넣을 문장",
-  "ui.sentenceModelHint": "5, 6, 8, 9번 패널이 함께 씁니다. 번역기는 일상 영어 단어(집, 학교, 음식, 날씨, 시간, 여행, 감정)를 압니다. 모르는 단어는 번역에 그대로 옮겨집니다.",
+  "ui.sentenceModelHint": "5, 6, 8, 9, 10번 패널이 함께 씁니다. 번역기는 일상 영어 단어(집, 학교, 음식, 날씨, 시간, 여행, 감정)를 압니다. 모르는 단어는 번역에 그대로 옮겨집니다.",
   "ui.seed": "강의 예문으로 되돌리기",
   "ui.showNumbers": "숫자를 표로 보기",
   "ui.layer": G.layer,
@@ -848,6 +953,110 @@ const ko = {
   "p9.nowText": "RNN {n}개 중 {r}개, 어텐션 {n}개 중 {a}개",
   "p9.outro":
     "바로 이 마지막 차이가 판도를 바꿨습니다. 모든 위치를 한꺼번에 계산할 수 있게 되자 같은 시간 안에 몇 배나 많은 데이터를 학습시킬 수 있었고, 그 길이 오늘날의 대규모 사전학습 모델로 이어졌습니다.",
+
+  // 10
+  "p10.title": "어텐션 가중치가 말해 주지 않는 것",
+  "p10.intro":
+    "지금까지의 패널은 어텐션 가중치를 ‘단어가 어디를 보는가’로 읽었습니다. 거기까지는 맞는 해석입니다. 하지만 한 걸음 더 나아가 큰 가중치를 ‘이 단어가 중요했다’로 읽기 쉽습니다. 학습된 번역기로 세 가지 실험을 해서 그 한 걸음을 검증해 봅니다. 실험마다 먼저 예측을 하나 고르고, 실행하면 엔진이 아래 문장으로 답을 계산합니다. 그다음 숫자가 무엇을 보여 주는지 읽어 보세요.",
+  "p10.translation": "번역:",
+  "p10.run": "실험 실행",
+  "p10.guessFirst": "먼저 예측을 고르세요.",
+  "p10.resultTitle": "엔진이 찾은 것",
+  "p10.explainTitle": "이 결과가 보여 주는 것",
+  "p10.right": "예측한 “{guess}”{|은} 이 문장에서 엔진이 찾은 결과와 같습니다.",
+  "p10.wrong": "예측은 “{guess}”였지만, 이 문장에서 엔진이 찾은 결과는 “{answer}”입니다.",
+  "p10.headName": `{stack} {layer}${G.layer} {head}번 ${G.head}`,
+  "p10.stack.e": "인코더",
+  "p10.stack.s": `디코더 ${G.selfAttention}`,
+  "p10.stack.c": `${G.crossAttention}`,
+  "p10.rankOf": "{n}개 중 {r}위",
+  "p10.countOf": "{n}개 중 {m}개",
+  "p10.changed": "(바뀜)",
+  "p10.e1Title": "실험 1: 가장 많이 주목하는 헤드와 가장 중요한 헤드",
+  "p10.e1Intro":
+    `9번 패널에서 ${G.crossAttention}의 행은 그 토큰이 옮기는 영어 단어에 불이 들어왔습니다. 그러면 가장 밝은 헤드가 일을 하는 헤드라고 읽고 싶어집니다. 엔진은 이를 검증할 수 있습니다. 모델의 헤드를 하나씩 끄고(그 헤드의 출력을 0으로 바꿈), 번역 전체의 로그 확률이 얼마나 바뀌는지 잽니다. 이때 디코더에는 번역 결과를 입력으로 넣습니다. 껐을 때 로그 확률이 가장 많이 떨어지는 헤드가 이 번역이 가장 크게 의지하는 헤드입니다.`,
+  "p10.e1FocusRepeat": `지켜볼 행: 번역기가 “{tok}”{|을} 두 번째로 쓰는 단계입니다. ${G.crossAttention} 헤드 {n}개를 모두 더하면, 이 단계는 영어 단어 “{word}”{|을} 가장 많이 봅니다.`,
+  "p10.e1FocusFirst": `지켜볼 행: 번역기가 첫 단어 “{tok}”{|을} 쓰는 단계입니다. ${G.crossAttention} 헤드 {n}개를 모두 더하면, 이 단계는 영어 단어 “{word}”{|을} 가장 많이 봅니다.`,
+  "p10.e1Q": `그 단계에서 그 단어에 가장 큰 가중치를 두는 ${G.crossAttention} ${G.head}는, 번역이 가장 크게 의지하는 ${G.head}와 같을까요?`,
+  "p10.e1Same": "예, 같은 헤드다",
+  "p10.e1Diff": "아니요, 다른 헤드다",
+  "p10.e1Att": "가장 많이 주목하는 헤드: “{tok}”에서 “{word}”{|로} 가는 가중치",
+  "p10.e1AttDelta": "그 헤드를 껐을 때 log p(번역)의 변화",
+  "p10.e1Rank": "그 변화로 매긴 전체 헤드 중 순위",
+  "p10.e1Top": "가장 중요한 헤드 (log p가 가장 많이 떨어짐)",
+  "p10.e1TopDelta": "그 헤드를 껐을 때 log p(번역)의 변화",
+  "p10.e1Base": "모든 헤드를 켰을 때:",
+  "p10.e1Without": "{head} 없이:",
+  "p10.e1Table": `${G.crossAttention} 헤드 전체: “{tok}”{|을} 쓰는 단계에서 “{word}”에 두는 가중치, 그리고 그 헤드 하나만 껐을 때 log p(번역)의 변화`,
+  "p10.e1ColWeight": "가중치",
+  "p10.e1ColDelta": "log p 변화",
+  "p10.e1ColRank": "전체 헤드 중 순위",
+  "p10.e1ExplainDiff":
+    "여기서 가중치가 가장 큰 헤드는 {a}입니다. 이 헤드는 이 단계에서 어텐션의 {wa}{|을} “{word}”에 둡니다. 이 헤드를 끄면 번역의 로그 확률이 {da}만큼 바뀌어 {n}개 중 {ra}위입니다. 번역이 가장 크게 의지하는 헤드는 {b}이며(변화 {db}), 이 단계에서 “{word}”에 {wb}만 둡니다.",
+  "p10.e1ExplainDiffOther":
+    `여기서 가중치가 가장 큰 헤드는 {a}입니다. 이 헤드는 이 단계에서 어텐션의 {wa}{|을} “{word}”에 둡니다. 이 헤드를 끄면 번역의 로그 확률이 {da}만큼 바뀌어 {n}개 중 {ra}위입니다. 번역이 가장 크게 의지하는 헤드는 {b}입니다(변화 {db}). 이 헤드는 ${G.crossAttention} 헤드가 아니므로 이 행에는 가중치가 아예 없습니다.`,
+  "p10.e1ExplainSame":
+    "이번에는 둘이 같습니다. {a|은} 이 단계에서 “{word}”에 가장 큰 가중치({wa})를 두고, 껐을 때 번역의 로그 확률도 가장 크게 바뀝니다({da}). 이것은 이 문장에서 나온 결과일 뿐 규칙이 아닙니다. 표에는 모든 교차 어텐션 헤드의 가중치와 변화가 나와 있는데, 두 열이 함께 움직일 필요는 없습니다. 다른 문장으로도 해 보세요.",
+  "p10.e1Moral":
+    "가중치는 한 헤드가 한 행을 계산하는 동안 어디를 보는지 알려 줄 뿐입니다. 그 헤드가 가져온 것을 네트워크의 나머지가 얼마나 필요로 하는지, 같은 정보가 다른 길로도 들어올 수 있는지는 알려 주지 않습니다. 헤드를 끄고 출력을 지켜보면 그 두 번째 질문에 바로 답할 수 있습니다.",
+  "p10.e2Title": "실험 2: 짧은 벡터에 실린 큰 가중치",
+  "p10.e2Intro":
+    "헤드가 다음으로 넘기는 것은 가중치가 아닙니다. 벡터들의 합입니다. 각 키의 값 벡터를 출력 행렬 W_O 가운데 그 헤드 몫에 통과시킨 뒤, 그 키의 가중치를 곱해 더한 것이죠. 그래서 짧은 벡터에 실린 큰 가중치가 긴 벡터에 실린 작은 가중치보다 덜 보탤 수 있습니다. Kobayashi 등(2020)은 각 키의 기여를 이 곱의 길이로 재자고 제안했습니다. 엔진은 번역기의 모든 헤드에서 이 길이를 계산하고, 모든 헤드의 모든 행에서 가중치가 가장 큰 키와 가장 많이 보태는 키가 다른 행을 찾습니다.",
+  "p10.e2Formula": "headᵢ W_O = Σⱼ wᵢⱼ (vⱼ W_O),   키 j가 쿼리 i에 보태는 기여: ‖wᵢⱼ vⱼ W_O‖ = wᵢⱼ · ‖vⱼ W_O‖",
+  "p10.e2Q": "어느 헤드의 한 행에서 키 A의 가중치가 키 B보다 큽니다. A는 그 행의 출력에 언제나 B보다 많이 보탤까요?",
+  "p10.e2Yes": "예, 가중치가 크면 기여도 언제나 크다",
+  "p10.e2No": "아니요, 꼭 그렇지는 않다",
+  "p10.e2Count": "가중치가 가장 큰 키와 기여가 가장 큰 키가 다른 행",
+  "p10.e2Where": "가장 뚜렷한 경우 (두 가중치의 차이가 가장 큼)",
+  "p10.e2WhereText": "{head}, 쿼리 “{q}”",
+  "p10.e2PairLabel": "{head}, 쿼리 “{q}”: 가중치가 가장 큰 키와 기여가 가장 큰 키",
+  "p10.e2RowLabel": "{head}, 쿼리 “{q}”: 이 행의 모든 키",
+  "p10.e2Big": "가중치 최대: “{k}”",
+  "p10.e2Large": "기여 최대: “{k}”",
+  "p10.colKey": "키",
+  "p10.colWeight": "가중치 w",
+  "p10.colLength": "길이 ‖v W_O‖",
+  "p10.colContrib": "기여 w · ‖v W_O‖",
+  "p10.e2Explain":
+    "{head}에서 쿼리 “{q}”{|은} “{kj}”에 {wj}, “{kk}”에는 {wk}의 가중치만 둡니다. 그런데 W_O를 거친 값 벡터의 길이는 “{kj}”{|이} {vj}, “{kk}”{|이} {vk}입니다. 그래서 “{kj}”{|은} 출력에 길이 {cj}의 벡터를, “{kk}”{|은} 길이 {ck}의 벡터를 보탭니다. 가중치로 줄을 세우면 “{kj}”{|이} 앞서고, 보태는 양으로 세우면 “{kk}”{|이} 앞섭니다. 이 문장에서는 엔진이 살펴본 {n}개 행(세 가지 어텐션의 모든 헤드, 모든 행) 가운데 {m}개 행에서 이런 뒤바뀜이 일어납니다. Kobayashi 등도 BERT에서 같은 양상을 보았습니다. 구분 기호 같은 특수 토큰은 가중치를 많이 받지만 벡터가 짧아서, 가중치 지도는 그 토큰에 가는 주목을 부풀려 보여 줍니다.",
+  "p10.e2ExplainNone":
+    "이 문장에서는 그런 행이 없었습니다. 엔진이 살펴본 {n}개 행 모두에서 가중치가 가장 큰 키가 가장 많이 보태는 키이기도 합니다. 그렇다고 규칙이 되는 것은 아닙니다. 기여는 가중치 곱하기 길이이고, 길이는 키마다 다르므로 다른 문장에서는 순서가 뒤집힐 수 있습니다. 다른 문장으로도 해 보세요.",
+  "p10.e3Title": "실험 3: 한 층의 지도와 모든 층을 거친 흐름",
+  "p10.e3Intro":
+    `1${G.layer}의 지도는 각 단어가 단어들 자신의 벡터를 어떻게 섞는지 보여 줍니다. 2${G.layer}부터는 모든 벡터가 이미 섞인 것이고, 각 ${G.layer}은 잔차 연결로 입력을 그대로 다음에 넘기기도 하는데, 이것은 어떤 어텐션 지도에도 나타나지 않습니다. 어텐션 롤아웃(Abnar & Zuidema 2020)은 모든 ${G.layer}을 거치는 섞임을 따라갑니다. ${G.layer}마다 헤드를 평균하고, 흐름의 절반은 잔차 연결이 나르게 한 뒤, ${G.layer}들을 곱합니다. 영어 문장의 단어를 하나 고르면, 엔진이 인코더 1${G.layer}에서 그 단어의 행과 인코더 마지막 ${G.layer}까지의 롤아웃에서 그 단어의 행을 비교합니다.`,
+  "p10.e3Word": "쿼리 단어 (인코더)",
+  "p10.e3Q": `1${G.layer}에서 “{w}”{|이} (자기 자신을 빼고) 가장 많이 보는 단어가 {L}${G.layer}까지의 롤아웃에서도 맨 앞일까요?`,
+  "p10.e3Same": "예, 같은 단어다",
+  "p10.e3Diff": "아니요, 다른 단어다",
+  "p10.e3TableLabel": `인코더, “{w}”의 행: 1${G.layer} 헤드별, 헤드 평균, {L}${G.layer}까지의 롤아웃`,
+  "p10.e3RowHead": `1${G.layer} {head}번 ${G.head}`,
+  "p10.e3RowMean": `1${G.layer} 헤드 평균`,
+  "p10.e3RowRollout": `{L}${G.layer}까지의 롤아웃`,
+  "p10.e3Raw": `1${G.layer}에서 가장 많이 보는 다른 단어 (헤드 평균)`,
+  "p10.e3Roll": `{L}${G.layer}까지의 롤아웃에서 가장 큰 다른 단어`,
+  "p10.e3Self": "롤아웃이 “{w}” 자신에게 남기는 몫",
+  "p10.e3ExplainSame": `이번에는 둘이 같습니다. “{k1}”{|이} 1${G.layer}({a})에서도 롤아웃({b})에서도 맨 앞입니다.`,
+  "p10.e3ExplainDiff":
+    `둘이 다릅니다. 1${G.layer}에서 “{w}”{|은} “{k1}”{|을} 가장 많이 보고({a}), 이 단어는 롤아웃에서 {a2}{|을} 받습니다. {L}개 ${G.layer}을 모두 거치면 가장 큰 몫은 “{k2}”에서 오며({b}), 이 단어는 1${G.layer}에서 {b1}{|을} 받았습니다. 한 단어는 앞 ${G.layer}에서 자신을 본 다른 단어들을 거쳐 “{w}”에 간접적으로 닿을 수 있는데, 한 ${G.layer}의 지도로는 이것을 볼 수 없습니다.`,
+  "p10.e3ExplainOne": "이 문장은 단어가 하나뿐이라 비교할 다른 단어가 없습니다.",
+  "p10.e3Caveat":
+    `롤아웃은 흐름의 {self}{|을} “{w}” 자신에게 남깁니다. ${G.layer}마다 잔차 연결이 각 단어의 벡터를 그대로 위로 나르기 때문입니다. 롤아웃도 근사일 뿐입니다. 모든 헤드를 똑같이 다루고, 값 벡터와 피드포워드 ${G.layer}은 빼고 계산합니다.`,
+  "p10.mapsTitle": "어텐션 지도가 보여 줄 수 있는 것과 없는 것",
+  "p10.maps1":
+    "어텐션 지도는 한 가지를 정확히 기록합니다. 한 층의 한 헤드가 이 입력에서 받은 벡터들에 가중치를 어떻게 매겼는가입니다. 그렇게 읽으면 믿을 만하고, 질문을 시작하기에 좋은 자리입니다. 하지만 ‘모델이 기댄 단어’로 읽으면 위에서 실험한 세 가지 이유로 잘못 이끌 수 있습니다.",
+  "p10.maps2":
+    "Jain과 Wallace(2019)는 텍스트 분류, 질의응답, 추론을 하는 순환 신경망 모델에서 어텐션 가중치를 입력 단어의 중요도를 재는 다른 방법들과 비교했고, 둘이 자주 어긋난다는 것을 발견했습니다. 또 예측은 거의 그대로 두면서 어텐션 분포만 전혀 다르게 만들 수 있는 경우도 많았습니다. 여러 지도가 같은 답으로 이어진다면, 그중 어느 하나도 그 답의 설명이라고 할 수 없습니다.",
+  "p10.maps3":
+    "Kobayashi, Kuribayashi, Yokoi, Inui(2020)는 가중치가 벡터에 곱해진다는 점을 짚고, 그 곱의 길이를 대신 쟀습니다(실험 2). 그렇게 재면 BERT는 가중치 지도에서 뚫어지게 보는 것처럼 보이던 특수 토큰에 실제로는 주목을 거의 주지 않고, 트랜스포머 번역기의 교차 어텐션에서는 쓸 만한 단어 정렬이 나옵니다.",
+  "p10.maps4":
+    "Abnar와 Zuidema(2020)는 첫 층 위에서는 벡터가 이미 섞여 있으므로, 높은 층의 지도만으로는 입력 단어에 대해 알 수 있는 것이 적다고 지적했습니다. 이들의 어텐션 롤아웃은 층마다 헤드를 평균한 지도에 잔차 연결을 더해 곱해 나가고(실험 3), 어텐션 플로는 층들을 하나의 네트워크로 보고 최대 유량을 계산합니다. 두 방법 모두, 입력 단어를 지워 보거나 기울기로 잰 중요도와 날것의 가중치보다 더 잘 맞았습니다.",
+  "p10.maps5":
+    "이 방법들도 최종 답은 아닙니다. 롤아웃은 값 벡터를 무시하고, 길이는 뒤의 층이 그 기여로 무엇을 하는지 보지 않으며, 헤드를 끄면 모델이 학습 중에 한 번도 겪지 않은 상황을 보게 됩니다. 남는 것은 이 패널에서 연습한 습관입니다. 지도를 가설로 보고, 모델을 바꿔 출력을 지켜보며 그 가설을 검증하는 것이죠. 실험실의 전체 헤드 격자에서는 원하는 헤드를 끄고, 모든 헤드를 중요도 순으로 볼 수 있습니다.",
+  "p10.refsTitle": "참고 문헌",
+  "p10.ref1": "Sarthak Jain and Byron C. Wallace. 2019. Attention is not Explanation. NAACL-HLT 2019. arXiv:1902.10186.",
+  "p10.ref2": "Goro Kobayashi, Tatsuki Kuribayashi, Sho Yokoi and Kentaro Inui. 2020. Attention is Not Only a Weight: Analyzing Transformers with Vector Norms. EMNLP 2020. arXiv:2004.10102.",
+  "p10.ref3": "Samira Abnar and Willem Zuidema. 2020. Quantifying Attention Flow in Transformers. ACL 2020. arXiv:2005.00928.",
+  "p10.openLab": "실험실에서 헤드를 꺼 보기",
 };
 
 export const STRINGS = { en, ko };
