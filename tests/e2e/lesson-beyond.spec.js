@@ -215,3 +215,17 @@ test("panel 10: guesses and results survive a reload and a language switch; a ne
   }
   expectClean(watch);
 });
+
+test.describe("accessibility", () => {
+  test.use({ bypassCSP: true }); // the server's CSP would refuse axe's injected script
+  for (const lang of ["en", "ko"]) {
+    test(`axe finds nothing in panel 10 with every experiment run (${lang})`, async ({ page, watch }) => {
+      const { default: AxeBuilder } = await import("@axe-core/playwright");
+      await openLesson(page, `?lang=${lang}#p10`);
+      for (const [n, g] of [[1, "diff"], [2, "no"], [3, "same"]]) await predictRun(page, n, g);
+      const { violations } = await new AxeBuilder({ page }).include("#p10").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      expect(violations.flatMap((v) => v.nodes.map((x) => `${v.id}: ${x.target.join(" ")}`))).toEqual([]);
+      expectClean(watch);
+    });
+  }
+});

@@ -231,6 +231,7 @@ export function panel10(ctx) {
         nr: heads.length,
         nc: 3,
         digits: 2,
+        rowHeader: t("p10.colHead"),
         test: "p10-e1-table",
       });
       table.querySelectorAll("tbody td:nth-child(4)").forEach((td) => (td.textContent = String(Number(td.dataset.value))));
@@ -322,6 +323,7 @@ export function panel10(ctx) {
         nr: 3,
         nc: kNames.length,
         digits: 2,
+        rowHeader: t("p10.colMeasure"),
         test: "p10-e2-row",
       });
       const explain = t("p10.e2Explain", {
