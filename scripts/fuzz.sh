@@ -49,7 +49,7 @@ for t in "${TARGETS[@]}"; do
   log="$LOGS/$t.log"
   echo "fuzz: $t for ${FUZZ_SECONDS}s (log: fuzz/$log)"
   # shellcheck disable=SC2046
-  cargo +nightly fuzz run --release "$t" "corpus/$t" -- $(options "$t") \
+  cargo +nightly fuzz run --release "$t" "corpus/$t" "regressions/$t" -- $(options "$t") \
     -max_total_time="$FUZZ_SECONDS" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -print_final_stats=1 >"$log" 2>&1
   rc=$?
@@ -59,9 +59,9 @@ for t in "${TARGETS[@]}"; do
   secs=$(sed -E -n 's/^Done [0-9]+ runs in ([0-9]+) second.*/\1/p' "$log" | tail -1)
   cov=$(sed -E -n 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
   ft=$(sed -E -n 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
-  corp=$(find "corpus/$t" -type f | wc -l)
+  corp=$(sed -E -n 's/.* corp: ([0-9]+).*/\1/p' <<<"$last")
   findings=$(grep -c 'Test unit written to' "$log")
-  line=$(printf '%-13s %10s execs in %ss, cov %s, ft %s, corpus %s files, findings %s' \
+  line=$(printf '%-13s %10s execs in %ss, cov %s, ft %s, corpus %s inputs, findings %s' \
     "$t" "${runs:-?}" "${secs:-?}" "${cov:-?}" "${ft:-?}" "$corp" "$findings")
   if [ "$rc" -ne 0 ] || [ "$findings" -ne 0 ]; then
     status=1

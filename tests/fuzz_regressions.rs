@@ -78,3 +78,24 @@ fn a_model_whose_finite_weights_overflow_loads_and_its_run_reports_numeric() {
         other => panic!("expected Error::Numeric, got {:?}", other.map(|_| "a trace")),
     }
 }
+
+/// Finding of the first `tokenizer` campaign (after about 229,000 runs): with `compose_jamo`,
+/// a jamo can compose into the last syllable of a token printed before an empty glue token
+/// (먹어, "", ㅆ다 -> 먹었다). The engine does what its docs say (the composed syllable is covered
+/// by both spans; the empty token gets an empty span); the target's check looked for the
+/// overlap only at the next printing token and failed. The check now looks at every later one.
+/// Input: `fuzz/regressions/tokenizer/jamo-composed-across-an-empty-glue-token`.
+#[test]
+fn a_jamo_composes_across_an_empty_glue_token() {
+    let json = r#"{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
+        "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
+        "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
+        "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>"],
+        "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "먹어", "", "ㅆ다"],
+        "tokenizer": {"glue": ["", "ㅆ다"], "compose_jamo": true}}"#;
+    let tok = attnscope::Tokenizer::new(&attnscope::Config::from_json(json).unwrap());
+    let (out, spans) = tok.detokenize_spans(&[4, 5, 6], |_| None);
+    assert_eq!(out, "먹었다");
+    // 먹어 wrote bytes 0..6; the empty token nothing at 6; ㅆ다 composed into 어 (bytes 3..6).
+    assert_eq!(spans, [Some(0..6), Some(6..6), Some(3..9)]);
+}
