@@ -134,6 +134,12 @@ try {
   const seconds = (Date.now() - t0) / 1000;
   await page.mouse.up();
   await page.waitForTimeout(800);
+  // head importance, all heads (one teacher-forced run per head), five times on this sentence
+  for (let i = 0; i < 5; i++) {
+    await page.getByRole("button", { name: "Rank the heads" }).click();
+    await page.waitForFunction((n) => performance.getEntriesByName("attnscope-importance").length > n, i, { timeout: 60000 });
+  }
+  const importance = await page.evaluate(() => performance.getEntriesByName("attnscope-importance").map((e) => e.duration));
   const samples = await page.evaluate(() => window.__attnscopeBench.samples);
   const parts = await page.evaluate(() => window.__attnscopeBench.parts);
   const part = (k) => stats(parts.map((p) => p[k]));
@@ -156,6 +162,7 @@ try {
     inputToRafEndMs: stats(pick("toRafEnd")),
     eventTimestampToPaintMs: stats(pick("fromEventStamp")),
     frameWorkMs: stats(pick("work")),
+    headImportanceAllHeadsMs: stats(importance),
     // the engine's run, then each live panel's repaint (session.js: keyed by panel name)
     frameWorkPartsMs: Object.fromEntries([...new Set(parts.flatMap((p) => Object.keys(p)))].map((k) => [k, part(k)])),
     targetP95Ms: 16,

@@ -72,6 +72,7 @@ export const importancePanel = {
           const out = session.guard(() => session.engine.headImportance());
           if (!out) return setText(status, "");
           result = { cur: session.cur, out, ms: performance.now() - t0 };
+          performance.measure("attnscope-importance", { start: t0, end: t0 + result.ms }); // bench-drag.mjs
           show();
         }, 0),
       );
