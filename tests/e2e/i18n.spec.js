@@ -11,7 +11,7 @@ test("?lang=ko shows Korean labels, and the switch goes back to English", async 
   await expect(page.getByRole("slider", { name: "디코딩 단계" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "셀프 어텐션은 가중평균이다" })).toBeVisible();
   await expect(page.getByRole("table", { name: "인코더 셀프 어텐션 가중치, 1층 1번 헤드", exact: true })).toHaveCount(1);
-  await expect(page.getByRole("button", { name: "1층 2번 헤드" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "1층 2번 헤드", exact: true })).toBeVisible();
   await shot(page, testInfo, "korean");
 
   await page.getByRole("button", { name: "English" }).click();
