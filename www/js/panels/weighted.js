@@ -10,9 +10,15 @@ export const weightedPanel = {
   live: true,
   mount(container, session) {
     const view = new WeightedAverage(container, { onSelectQuery: (q) => session.select({ query: q }), t: session.t });
+    let norms = null;
     return {
       render(live) {
-        view.setData(C.averageData(session.cur, session.state, session.t, session.engine), live);
+        // ||v_j W_O|| comes from the engine once per view, not per drag frame: a W_Q/W_K drag
+        // edits the head shown, and its values (x_j W_V, from the layer's input) do not move
+        const d = C.averageData(session.cur, session.state, session.t, live ? null : session.engine);
+        if (live) d.valueNorms = norms;
+        else norms = d.valueNorms;
+        view.setData(d, live);
       },
       tables(on) {
         view.showTable(on);
