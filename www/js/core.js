@@ -168,12 +168,19 @@ export function setIdentity(engine, { stack, layer, head }, info, heads) {
  * this one with the residual path, 0.5 A + 0.5 I per layer, heads averaged (Abnar & Zuidema
  * 2020; the decoder's path through cross-attention: src/analysis.rs). Null for the other views.
  */
-function beyondWeights(engine, state) {
+function beyondWeights(engine, state, trace) {
   if (!engine || (state.show !== "value" && state.show !== "rollout")) return null;
-  if (state.show === "value") return engine.valueWeighted(state.stack, state.layer)[state.head].normalized;
-  const r = engine.rollout();
-  return r[state.stack === "decoder_cross" ? "cross" : state.stack][state.layer];
+  // one engine call per run and view, however many maps show it (the lab's map and the mini-map)
+  const memo = beyondMemo.get(trace) ?? new Map();
+  beyondMemo.set(trace, memo);
+  const key = `${state.show}/${state.stack}/${state.layer}/${state.head}`;
+  if (!memo.has(key)) {
+    if (state.show === "value") memo.set(key, engine.valueWeighted(state.stack, state.layer)[state.head].normalized);
+    else memo.set(key, engine.rollout()[state.stack === "decoder_cross" ? "cross" : state.stack][state.layer]);
+  }
+  return memo.get(key);
 }
+const beyondMemo = new WeakMap(); // run trace -> computed maps
 
 const BEYOND = new Set(["weights", "value", "rollout"]); // coloured on the weights' scale, 0 to 1
 
@@ -182,7 +189,7 @@ export function heatmapData(cur, state, t, engine = null) {
   const { stack, layer, head } = state;
   const h = attentionOf(cur.trace, stack, layer).heads[head];
   const { rows, cols } = tokensOf(cur, stack);
-  const other = beyondWeights(engine, state);
+  const other = beyondWeights(engine, state, cur.trace);
   const vars = { stack: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 };
   return {
     weights: other ?? h.weights,
