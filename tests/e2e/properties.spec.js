@@ -188,7 +188,6 @@ test("messages: a host page's resize listener and an embed ignore messages of an
   await page.goto("/examples/course-notes.html");
   const frame = page.locator("iframe").first();
   await expect.poll(() => frame.evaluate((f) => f.style.height), { timeout: 30_000 }).toMatch(/^\d+px$/);
-  const before = await frame.evaluate((f) => f.style.height);
   const messages = fc.sample(fc.oneof(fc.anything(), fc.record({ type: fc.constantFrom("attnscope:size", "attnscope:size?", "other"), height: fc.oneof(fc.double(), fc.string(), fc.constant(1e9)) })), 10_000);
   // from the host page itself (not the iframe): the listener must not resize anything
   const changed = await page.evaluate((list) => {
@@ -201,6 +200,6 @@ test("messages: a host page's resize listener and an embed ignore messages of an
     }
     return moved;
   }, messages.map((m) => JSON.parse(JSON.stringify(m ?? null) ?? "null")));
+  // (measured inside the loop: the frame may still resize itself for real, from its own messages)
   expect(changed).toBe(0);
-  expect(await frame.evaluate((f) => f.style.height)).toBe(before);
 });
