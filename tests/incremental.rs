@@ -8,6 +8,8 @@
 
 #[path = "support/random_model.rs"]
 mod random_model;
+#[path = "support/strategies.rs"]
+mod strategies;
 
 use std::rc::Rc;
 
@@ -17,28 +19,6 @@ use proptest::prelude::*;
 use random_model::{Rng, Spec};
 
 const MAX_LEN: usize = 6;
-
-/// A random small spec (1-2 layers per stack, every positional kind, both norm placements).
-fn spec() -> impl Strategy<Value = Spec> {
-    (
-        (1usize..=3, 1usize..=3, 1usize..=2, 1usize..=2, 1usize..=6),
-        (5usize..=9, 5usize..=9, 0usize..3, any::<bool>(), any::<bool>()),
-    )
-        .prop_map(|((nhead, d_k, enc, dec, d_ff), (sv, tv, pos, relu, norm_first))| Spec {
-            d_model: nhead * d_k,
-            nhead,
-            enc_layers: enc,
-            dec_layers: dec,
-            d_ff,
-            src_vocab: sv,
-            tgt_vocab: tv,
-            max_len: MAX_LEN,
-            positional: ["sinusoidal", "learned", "none"][pos],
-            activation: if relu { "relu" } else { "gelu" },
-            norm_first,
-            scale_embedding: true,
-        })
-}
 
 /// What a page does between two runs; the payload picks the details (layer, head, values...)
 /// against the current state.
@@ -220,7 +200,7 @@ proptest! {
 
     #[test]
     fn an_incremental_run_equals_a_full_recompute_after_any_changes(
-        spec in spec(),
+        spec in strategies::spec(MAX_LEN),
         seed in any::<u64>(),
         ops in prop::collection::vec(op(), 1..24),
     ) {

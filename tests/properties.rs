@@ -14,6 +14,8 @@
 
 #[path = "support/random_model.rs"]
 mod random_model;
+#[path = "support/strategies.rs"]
+mod strategies;
 
 use attnscope::trace::{AttentionTrace, HeadTrace, Trace};
 use attnscope::{Mat, Model, Override, QkMatrix, RunOptions, Stack};
@@ -23,33 +25,10 @@ use random_model::{Spec, Weights};
 /// Longest source/target drawn.
 const MAX_LEN: usize = 8;
 
-/// A random small spec: d_model = heads * d_k (odd widths included), 1-2 layers per stack,
-/// every positional kind, both norm placements and activations.
-fn spec() -> impl Strategy<Value = Spec> {
-    (
-        (1usize..=3, 1usize..=4, 1usize..=2, 1usize..=2, 1usize..=10),
-        (5usize..=12, 5usize..=12, 0usize..3, any::<bool>(), any::<bool>(), any::<bool>()),
-    )
-        .prop_map(|((nhead, d_k, enc, dec, d_ff), (sv, tv, pos, relu, norm_first, scale_embedding))| Spec {
-            d_model: nhead * d_k,
-            nhead,
-            enc_layers: enc,
-            dec_layers: dec,
-            d_ff,
-            src_vocab: sv,
-            tgt_vocab: tv,
-            max_len: MAX_LEN,
-            positional: ["sinusoidal", "learned", "none"][pos],
-            activation: if relu { "relu" } else { "gelu" },
-            norm_first,
-            scale_embedding,
-        })
-}
-
 /// A spec, a seed for its weights, source and target ids in its vocabularies, and a head
 /// count chosen among the divisors of its d_model.
 fn case() -> impl Strategy<Value = (Spec, u64, Vec<u32>, Vec<u32>, usize)> {
-    spec().prop_flat_map(|s| {
+    strategies::spec(MAX_LEN).prop_flat_map(|s| {
         let divisors: Vec<usize> = (1..=s.d_model).filter(|h| s.d_model % h == 0).collect();
         (
             Just(s.clone()),
