@@ -109,6 +109,8 @@ struct Info<'a> {
     max_len: usize,
     positional: crate::Positional,
     norm_first: bool,
+    /// LayerNorm's epsilon: `(x - mean) / sqrt(var + eps)`.
+    layer_norm_eps: f32,
     head_choices: Vec<usize>,
     src_vocab: &'a [String],
 }
@@ -218,6 +220,7 @@ impl Lab {
             max_len: c.max_len,
             positional: c.positional,
             norm_first: c.norm_first,
+            layer_norm_eps: c.layer_norm_eps,
             head_choices: c.head_choices(),
             src_vocab: &c.src_vocab,
         })

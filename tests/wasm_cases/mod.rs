@@ -51,6 +51,8 @@ fn info_lists_divisors_of_d_model_as_head_choices() {
     assert_eq!(num(&info, "dModel"), 8.0);
     let choices: Vec<f64> = Array::from(&get(&info, "headChoices")).iter().map(|v| v.as_f64().unwrap()).collect();
     assert_eq!(choices, vec![1.0, 2.0, 4.0, 8.0]);
+    // the fixture's config says 1e-05; the lesson's LayerNorm panel standardises with it
+    assert_eq!(num(&info, "layerNormEps") as f32, 1e-5);
 }
 
 #[wasm_bindgen_test]

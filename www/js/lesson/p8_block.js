@@ -26,13 +26,11 @@ function stats(v) {
   return { mean, variance: vr / v.length, min, max };
 }
 
-/** LayerNorm's eps in the translator (its layer_norm_eps; the engine does not report it). */
-const EPS = 1e-5;
-
-/** LayerNorm before its learned scale and shift: (v - mean) / sqrt(variance + EPS). */
-export function standardise(v) {
+/** LayerNorm before its learned scale and shift: (v - mean) / sqrt(variance + eps), with the
+ * model's eps (the engine's info.layerNormEps). */
+export function standardise(v, eps) {
   const { mean, variance } = stats(v);
-  const k = 1 / Math.sqrt(variance + EPS);
+  const k = 1 / Math.sqrt(variance + eps);
   return Float32Array.from(v, (x) => (x - mean) * k);
 }
 
@@ -127,6 +125,7 @@ export function panel8(ctx) {
     const norm2 = row(L.ffn.norm, tok);
     const d = x.length;
     const dff = hidden.length;
+    const eps = engine.info.layerNormEps;
 
     // Add is addition: how far the engine's sum is from x + sublayer(x), computed here.
     const ffnIn = postNorm ? norm1 : sum1;
@@ -145,12 +144,12 @@ export function panel8(ctx) {
       stage({ key: "x", title: t("p8.sX", { layer: layer + 1 }), note: layer === 0 ? t("p8.nX0", dims(engine)) : t("p8.nX"), vec: x }),
       stage({ key: "attn", title: t("p8.sAttn"), note: t("p8.nAttn"), vec: attnOut }),
       stage({ key: "sum1", title: t("p8.sSum1"), note: t("p8.nSum"), vec: sum1, check: check(err1, "sum1") }),
-      stage({ key: "norm1z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum1) }),
+      stage({ key: "norm1z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum1, eps) }),
       stage({ key: "norm1", title: t("p8.sNorm1"), note: t("p8.nNorm", { d }), vec: norm1 }),
       stage({ key: "hidden", title: t("p8.sHidden", { dff }), note: t("p8.nHidden", { d, dff }), vec: hidden, check: zeroText }),
       stage({ key: "ffn", title: t("p8.sFfn", { d }), note: t("p8.nFfn"), vec: ffnOut }),
       stage({ key: "sum2", title: t("p8.sSum2"), note: t("p8.nSum"), vec: sum2, check: check(err2, "sum2") }),
-      stage({ key: "norm2z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum2) }),
+      stage({ key: "norm2z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum2, eps) }),
       stage({ key: "norm2", title: t("p8.sNorm2"), note: t("p8.nNorm2", { d }), vec: norm2 }),
     );
     const stripRows = [t("p8.sX", { layer: layer + 1 }), t("p8.sAttn"), t("p8.sSum1"), t("p8.sNorm1"), t("p8.sFfn", { d }), t("p8.sSum2"), t("p8.sNorm2")];
@@ -174,7 +173,7 @@ export function panel8(ctx) {
     };
     for (let i = 0; i < n; i++) {
       const a = stats(row(L.self_attn.sum, i));
-      const z = stats(standardise(row(L.self_attn.sum, i)));
+      const z = stats(standardise(row(L.self_attn.sum, i), eps));
       const b = stats(row(L.self_attn.norm, i));
       acrossData.push(a.mean, a.variance, z.mean, z.variance, b.mean, b.variance);
       widen(range.before, a.variance);
