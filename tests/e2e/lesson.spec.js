@@ -439,3 +439,18 @@ for (const lang of ["en", "ko"]) {
     expectClean(watch);
   });
 }
+
+test("without the translator, every panel that needs it says so, and the rest keeps working", async ({ page }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ status: 404, body: "" }));
+  await openLesson(page, "?p6.s=the+brother+carried+the+sister");
+  const notice = /The trained translator \(models\/en-ko\.safetensors\) is not available/;
+  for (const n of [5, 6, 7, 8, 9, 10]) await expect(panel(page, n).getByText(notice).first(), `panel ${n}`).toBeVisible();
+  // panel 9's RNN comparison needs only the word vectors' tokenizer
+  expect(await readValue(page, "p9-n")).toBe(5);
+  expect(await readValue(page, "p9-path")).toBe(4);
+  // the word-vector panels still compute
+  await expect(panel(page, 1).locator("table").first()).toBeVisible();
+  expect(errors).toEqual([]);
+});

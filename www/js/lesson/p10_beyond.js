@@ -424,17 +424,11 @@ export function panel10(ctx) {
   function render() {
     const text = ctx.shared.model;
     labLink.href = ctx.labHref(text);
-    if (!text.trim()) {
-      sent.msg.show("error", t("err.empty"));
+    const res = translateWithNotes(ctx, engine, sent, msg, text, {});
+    if (!res) {
       translation.textContent = "";
       return;
     }
-    if (!engine.hasLab) {
-      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
-      return;
-    }
-    const res = translateWithNotes(ctx, engine, sent, msg, text, {});
-    if (!res) return;
     translation.textContent = res.tr.text;
     // experiment 1's row and word, shown before the guess
     const heads = crossHeads(res.tr.trace);

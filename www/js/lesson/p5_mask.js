@@ -117,15 +117,7 @@ export function panel5(ctx) {
 
   function renderModel() {
     useWords.hidden = ctx.shared.model.trim() === ctx.shared.words.trim();
-    if (!engine.hasLab) {
-      modelMsg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
-      return;
-    }
     const text = ctx.shared.model;
-    if (!text.trim()) {
-      modelSent.msg.show("error", t("err.empty"));
-      return;
-    }
     const res = translateWithNotes(ctx, engine, modelSent, modelMsg, text, {}, { causalDecoder: causal });
     if (!res) return;
     const trace = res.run.trace;

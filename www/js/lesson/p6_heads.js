@@ -148,21 +148,15 @@ export function panel6(ctx) {
   const formulaEl = formula(t("p6.formula", dims(engine)), "p6-formula");
 
   function render() {
-    if (!engine.hasLab) {
-      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
-      return;
-    }
     const text = ctx.shared.model;
-    if (!text.trim()) {
-      sent.msg.show("error", t("err.empty"));
-      return;
-    }
     const info = engine.info;
-    if (!heads || !info.headChoices.includes(heads)) heads = info.nhead;
-    headsSel.setOptions(
-      info.headChoices.map((hc) => ({ value: hc, text: hc === info.nhead ? t("p6.headsTrained", { h: hc }) : String(hc) })),
-      heads,
-    );
+    if (info) {
+      if (!heads || !info.headChoices.includes(heads)) heads = info.nhead;
+      headsSel.setOptions(
+        info.headChoices.map((hc) => ({ value: hc, text: hc === info.nhead ? t("p6.headsTrained", { h: hc }) : String(hc) })),
+        heads,
+      );
+    }
     const res = translateWithNotes(ctx, engine, sent, msg, text, { heads });
     if (!res) return;
     setFormula(formulaEl, t("p6.formula", { d: info.dModel, h: heads, dk: info.dModel / heads }));

@@ -93,15 +93,7 @@ export function panel8(ctx) {
   }
 
   function render() {
-    if (!engine.hasLab) {
-      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
-      return;
-    }
     const text = ctx.shared.model;
-    if (!text.trim()) {
-      sent.msg.show("error", t("err.empty"));
-      return;
-    }
     const res = translateWithNotes(ctx, engine, sent, msg, text, {});
     if (!res) return;
     const enc = res.tr.trace.encoder;

@@ -148,23 +148,15 @@ export function panel9(ctx) {
   function render() {
     const text = ctx.shared.model;
     labLink.href = ctx.labHref(text);
-    if (!text.trim()) {
-      sent.msg.show("error", t("err.empty"));
-      return;
-    }
-    if (!engine.hasLab) {
-      msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
-      // The RNN comparison still works from the word-vector tokenizer, if it is there.
-      if (engine.hasWords) {
-        try {
-          tokenNames = engine.project(text).tokens;
-          nTokens = tokenNames.length;
-          drawRnn();
-        } catch (e) {
-          ctx.onEngineError(e);
-        }
+    // Without the translator, the RNN comparison still works from the word-vector tokenizer.
+    if (!engine.hasLab && engine.hasWords && text.trim()) {
+      try {
+        tokenNames = engine.project(text).tokens;
+        nTokens = tokenNames.length;
+        drawRnn();
+      } catch (e) {
+        ctx.onEngineError(e);
       }
-      return;
     }
     const res = translateWithNotes(ctx, engine, sent, msg, text, {});
     if (!res) return;

@@ -131,10 +131,18 @@ export function showVectorStatus(ctx, sent, wv) {
 
 /**
  * Translate `text` with the lab's run options `options` (and `extra`, see engine.translate):
- * an engine error goes to `msg` (and the page's recovery), unknown or cut words to `sent.msg`.
- * Returns the result, or null after an error.
+ * a missing translator or an engine error goes to `msg` (and the page's recovery), empty text,
+ * unknown or cut words to `sent.msg`. Returns the result, or null when there is none.
  */
 export function translateWithNotes(ctx, engine, sent, msg, text, options = {}, extra = undefined) {
+  if (!engine.hasLab) {
+    msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
+    return null;
+  }
+  if (!text.trim()) {
+    sent.msg.show("error", t("err.empty"));
+    return null;
+  }
   let res;
   try {
     res = engine.translateText(text, options, extra);
