@@ -10,7 +10,9 @@ the attention weights when the saturation penalty is on), embeddings started at 
 d_model^-1/2, one random noun, name or adjective made <unk> in 12% of the sentences; CPU, one
 thread, seeded, a resumable checkpoint every --ckpt-every steps. Every --eval-every steps the
 weights are rounded to float16 and part of the dev set is decoded greedily; training stops when
-the dev exact match reaches --target or after --minutes. The export holds the embedding and
+the dev exact match reaches --target or after --minutes. With --average N the final weights are
+averaged with those of the N - 1 checkpoints before them (Vaswani et al. 2017, section 6.1,
+averaged the last 5 checkpoints), and the average is kept if its dev exact match is higher. The export holds the embedding and
 generator tables as int8 with per-row scales and the rest as float16; the accuracies printed
 here are measured on float16-rounded weights (the engine's figures, on the file, are in MODEL.md).
 
@@ -18,6 +20,8 @@ Usage:
     python train/train.py                 # train, evaluate, export (the committed model's run)
     python train/train.py --resume        # continue from train/out/ckpt.pt after a stop
     python train/train.py --analyze-only  # reload train/out/model.pt, evaluate and export again
+                                          # (with --average N: average it with the kept
+                                          # checkpoints first, as the end of training does)
 """
 import argparse
 import copy
@@ -298,6 +302,45 @@ def saturation_report(model, encoded, n=300):
         cap.close()
 
 
+def kept_for_average(data):
+    """The checkpoint weights kept for averaging, as [(step, path)], oldest first."""
+    found = []
+    for name in os.listdir(data):
+        if name.startswith("avg-") and name.endswith(".pt") and name[4:-3].isdigit():
+            found.append((int(name[4:-3]), os.path.join(data, name)))
+    return sorted(found)
+
+
+def keep_for_average(model, data, step, n):
+    """Keep this checkpoint's weights as avg-STEP.pt, and only the `n` most recent."""
+    torch.save(model.state_dict(), os.path.join(data, f"avg-{step}.pt"))
+    for _, path in kept_for_average(data)[:-n]:
+        os.remove(path)
+
+
+def average_if_better(model, data, n, dev_e):
+    """Average the model's weights with the `n` most recent kept checkpoints other than the model
+    itself (a plain mean of each tensor); keep the average if its dev exact match (float16
+    weights) beats the model's."""
+    final = model.state_dict()
+    same = lambda st: all(torch.equal(st[k], v) for k, v in final.items())  # noqa: E731
+    kept = [(step, st) for step, st in ((step, torch.load(path)) for step, path in kept_for_average(data)) if not same(st)][-n:]
+    if not kept:
+        log("average: no checkpoints kept, nothing to average")
+        return
+    states = [st for _, st in kept] + [final]
+    mean = {k: sum(st[k].float() for st in states) / len(states) for k in states[-1]}
+    averaged = copy.deepcopy(model)
+    averaged.load_state_dict(mean)
+    em_model, _ = exact_match(f16_copy(model), dev_e)
+    em_avg, _ = exact_match(f16_copy(averaged), dev_e)
+    steps = ", ".join(str(s) for s, _ in kept)
+    log(f"average of the weights at steps {steps} and the final ones: dev exact match {em_avg:.4f} "
+        f"(final {em_model:.4f}, {len(dev_e)} sentences); keeping the {'average' if em_avg > em_model else 'final weights'}")
+    if em_avg > em_model:
+        model.load_state_dict(mean)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -322,6 +365,8 @@ def main(argv=None):
     ap.add_argument("--target", type=float, default=0.995, help="stop when dev exact match (f16 weights) reaches this")
     ap.add_argument("--ckpt-every", type=int, default=1000, help="steps between resumable checkpoints")
     ap.add_argument("--resume", action="store_true", help="continue from train/out/ckpt.pt")
+    ap.add_argument("--average", type=int, default=1,
+                    help="average the final weights with the N - 1 checkpoints before them (kept as avg-STEP.pt)")
     ap.add_argument("--torch-embedding-init", action="store_true",
                     help="keep PyTorch's N(0, 1) embeddings (to measure the saturation they cause)")
     ap.add_argument("--data", default=os.path.join(HERE, "out"))
@@ -439,6 +484,8 @@ def main(argv=None):
                                 "elapsed": time.time() - t0, "best": best, "rng": rng.getstate(),
                                 "torch_rng": torch.get_rng_state(), "order": order}, ckpt + ".tmp")
                     os.replace(ckpt + ".tmp", ckpt)
+                    if a.average > 1:
+                        keep_for_average(model, a.data, step, a.average)  # the last may be the final one
                 if step >= a.eval_from and (step - a.eval_from) % a.eval_every == 0 or step == a.steps:
                     em, _ = exact_match(f16_copy(model), dev_e[: a.eval_n])
                     model.train()
@@ -463,9 +510,14 @@ def main(argv=None):
             model.load_state_dict(best[1])
         train_seconds = time.time() - t0
         log(f"training loop: {step} steps, {train_seconds:.0f}s")
+        if a.average > 1:
+            average_if_better(model, a.data, a.average - 1, dev_e[: a.eval_n])
         torch.save(model.state_dict(), final)
     else:
         model.load_state_dict(torch.load(final))
+        if a.average > 1:
+            average_if_better(model, a.data, a.average - 1, dev_e[: a.eval_n])
+            torch.save(model.state_dict(), final)
         try:  # keep the training time of the run that produced the checkpoint
             with open(os.path.join(a.data, "summary.json"), encoding="utf-8") as f:
                 train_seconds = json.load(f).get("train_seconds")
