@@ -7,6 +7,9 @@
 //   BENCH_TOKENS=64 ...    a 64-token source (the page's limit) instead of 32; BENCH_SENTENCE=...
 //   BENCH_PKG=/path/to/pkg ...   serve another wasm-bindgen build as /pkg/ (an older engine, for
 //                          a before/after run with the same page)
+//   BENCH_PROFILE=drag.cpuprofile ...   also record a CPU profile of the drag (Chrome DevTools
+//                          protocol; open the file in DevTools' Performance panel)
+//   BENCH_WIDTH=1400 BENCH_HEIGHT=1000 ...   the viewport (default 1400 x 1000)
 //
 // Serves the page (scripts/serve.py), opens it with `?bench` and a 32-token source sentence,
 // keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
@@ -124,6 +127,12 @@ try {
     window.__attnscopeBench.samples.length = 0;
     window.__attnscopeBench.parts.length = 0;
   });
+  const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+  }
   await page.mouse.move(x, y);
   await page.mouse.down();
   const t0 = Date.now();
@@ -133,6 +142,7 @@ try {
   }
   const seconds = (Date.now() - t0) / 1000;
   await page.mouse.up();
+  if (cdp) fs.writeFileSync(process.env.BENCH_PROFILE, JSON.stringify((await cdp.send("Profiler.stop")).profile));
   await page.waitForTimeout(800);
   // head importance, all heads (one teacher-forced run per head), five times on this sentence
   for (let i = 0; i < 5; i++) {

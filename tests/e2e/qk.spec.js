@@ -63,8 +63,11 @@ test("dragging a W_Q cell changes the weights live; arrow keys too; reset restor
   await page.mouse.move(p.x, p.y);
   await page.mouse.down();
   for (let i = 1; i <= 20; i++) await page.mouse.move(p.x, p.y - i * 6);
-  // while the button is still down, the weights have already changed (live)
-  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
+  // while the button is still down, the weights have already changed (live): the mini-map beside
+  // the grids repaints every frame; the attention map, off screen here, repaints as soon as it
+  // scrolls into view (the drag has not ended: no re-translation has run)
+  await page.locator("#attention-map").evaluate((e) => e.scrollIntoView({ block: "center" }));
+  await expect.poll(async () => (await readTable(page, name)).text, { timeout: 300 }).not.toEqual(original.text);
   await page.mouse.up();
   expect(Number(await wq.getAttribute("aria-valuenow"))).toBeGreaterThan(valueBefore);
   await expect(page.getByRole("status").filter({ hasText: "Edited blocks in force" })).toBeVisible();

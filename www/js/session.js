@@ -18,7 +18,9 @@
 //
 // A W_Q/W_K drag is queued (`edit`) and run once per animation frame: setBlock, one run (the
 // encoder alone for an encoder head: nothing live needs the decoder), then only the panels that
-// declare `live` repaint. Letting go re-translates, which brings everything else up to date.
+// declare `live` and are on screen repaint; a live panel scrolled out of view is marked stale
+// and repaints when it comes back into view. Letting go re-translates, which brings everything
+// else up to date.
 
 import * as S from "./state.js";
 import * as C from "./core.js";
@@ -26,6 +28,7 @@ import { Engine, EngineBroken } from "./engine.js";
 import { ASSET } from "./runtime.js";
 import { translate, detectLang } from "./i18n.js";
 import { applyEdits, encodeEdits } from "./edits.js";
+import { watchVisibility } from "./dom.js";
 
 let uidCounter = 0;
 
@@ -79,8 +82,13 @@ export class Session {
   /** Mount a panel; it renders at once when there is a run. Returns its view. */
   mount(def, container, opts = {}) {
     const view = def.mount(container, this, opts);
-    const entry = { def, view, opts };
+    // stale: a drag frame skipped it while it was off screen; it repaints when it comes back
+    const entry = { def, view, opts, visible: () => true, stale: false };
     this.mounted.push(entry);
+    if (def.live && typeof IntersectionObserver === "function" && container instanceof Element) {
+      const catchUp = () => entry.stale && this.cur && this.mounted.includes(entry) && this.renderEntry(entry, true);
+      entry.visible = watchVisibility(container, catchUp);
+    }
     if (this.cur) this.renderEntry(entry, false);
     return view;
   }
@@ -91,6 +99,7 @@ export class Session {
   }
 
   renderEntry(e, live) {
+    e.stale = false;
     try {
       e.view.render(live);
     } catch (err) {
@@ -342,6 +351,10 @@ export class Session {
     const parts = { run: performance.now() - t0 };
     for (const e of this.mounted) {
       if (!e.def.live) continue;
+      if (!e.visible()) {
+        e.stale = true; // repainted when it scrolls into view (mount's watchVisibility)
+        continue;
+      }
       const t1 = performance.now();
       this.renderEntry(e, true);
       parts[e.def.name] = (parts[e.def.name] || 0) + performance.now() - t1;
