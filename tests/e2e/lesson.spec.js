@@ -445,6 +445,8 @@ test("without the translator, every panel that needs it says so, and the rest ke
   page.on("pageerror", (e) => errors.push(e.message));
   await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ status: 404, body: "" }));
   await openLesson(page, "?p6.s=the+brother+carried+the+sister");
+  // every load has failed by now (panel 9's decoding panel loads the model on its own too)
+  await page.waitForLoadState("networkidle");
   const notice = /The trained translator \(models\/en-ko\.safetensors\) is not available/;
   for (const n of [5, 6, 7, 8, 9, 10]) await expect(panel(page, n).getByText(notice).first(), `panel ${n}`).toBeVisible();
   // panel 9's RNN comparison needs only the word vectors' tokenizer

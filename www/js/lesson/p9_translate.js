@@ -34,7 +34,9 @@ export function panel9(ctx) {
   const decoding = h("div", { class: "p9-decoding", "data-test": "p9-decoding" });
   const session = new Session({
     state: state.update(state.defaults(), { sentence: ctx.shared.model, stack: "decoder_cross", lang: getLang() }),
-    onError: (m) => m && msg.show("warn", m),
+    // without the translator the panel already says so (translateWithNotes): the decoding
+    // panel's own failure to load it is the same news, not a second message
+    onError: (m) => m && engine.hasLab && msg.show("warn", m),
   });
   session.mount(decodingPanel, decoding);
   const loaded = session.load();
