@@ -302,6 +302,17 @@ def saturation_report(model, encoded, n=300):
         cap.close()
 
 
+def export_file(model, path):
+    """Write the model file (embedding and generator tables int8 with per-row scales, the rest
+    float16); returns its size in bytes."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    attnscope_model.export(model, path, dtype=torch.float16, int8=INT8)
+    os.chmod(path, 0o644)
+    size = os.path.getsize(path)
+    log(f"exported {path}: {size} bytes")
+    return size
+
+
 def kept_for_average(data):
     """The checkpoint weights kept for averaging, as [(step, path)], oldest first."""
     found = []
@@ -373,6 +384,8 @@ def main(argv=None):
     ap.add_argument("--test", default=os.path.join(ROOT, "tests", "data", "en-ko-test.tsv"))
     ap.add_argument("--export", default=os.path.join(ROOT, "www", "models", "en-ko.safetensors"))
     ap.add_argument("--analyze-only", action="store_true")
+    ap.add_argument("--export-only", action="store_true",
+                    help="with --analyze-only: reload (and with --average, average) the model and export it, without the evaluation")
     a = ap.parse_args(argv)
 
     torch.set_num_threads(1)
@@ -523,6 +536,9 @@ def main(argv=None):
                 train_seconds = json.load(f).get("train_seconds")
         except (OSError, ValueError):
             pass
+        if a.export_only:
+            export_file(model, a.export)
+            return 0
 
     sat = saturation_report(f16_copy(model), dev_e)
     for k, v in sat.items():
@@ -575,12 +591,7 @@ def main(argv=None):
     log(f"alignment agreement (last layer argmax == gold, {n_al} aligned test tokens): "
         + ", ".join(f"head {h} {x:.3f}" for h, x in enumerate(agree[:-1])) + f", mean of heads {agree[-1]:.3f}")
 
-    # ---- export --------------------------------------------------------------------------------
-    os.makedirs(os.path.dirname(os.path.abspath(a.export)), exist_ok=True)
-    attnscope_model.export(model, a.export, dtype=torch.float16, int8=INT8)
-    os.chmod(a.export, 0o644)
-    size = os.path.getsize(a.export)
-    log(f"exported {a.export}: {size} bytes")
+    size = export_file(model, a.export)
     summary = {
         "params": n_params, "train_seconds": train_seconds, "dev_exact_match_f16": dev_em,
         "test_exact_match_f16": test_em, "seed_output": " ".join(seed_ko), "seed_correct": seed_ok,
