@@ -355,11 +355,11 @@ def average_if_better(model, data, n, dev_e):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--minutes", type=float, default=75.0, help="wall-clock budget for the training loop")
+    ap.add_argument("--minutes", type=float, default=140.0, help="wall-clock budget for the training loop")
     ap.add_argument("--batch", type=int, default=96)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--warmup", type=int, default=800)
-    ap.add_argument("--steps", type=int, default=14000, help="planned number of steps (schedule length)")
+    ap.add_argument("--steps", type=int, default=25000, help="planned number of steps (schedule length)")
     ap.add_argument("--d-model", type=int, default=64)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--layers", type=int, default=2)
@@ -371,12 +371,12 @@ def main(argv=None):
     ap.add_argument("--label-smoothing", type=float, default=0.05)
     ap.add_argument("--dropout", type=float, default=0.1)
     ap.add_argument("--eval-every", type=int, default=2500)
-    ap.add_argument("--eval-from", type=int, default=9000, help="first step with a dev evaluation")
+    ap.add_argument("--eval-from", type=int, default=19000, help="first step with a dev evaluation")
     ap.add_argument("--eval-n", type=int, default=500, help="dev sentences decoded at each evaluation")
     ap.add_argument("--target", type=float, default=0.995, help="stop when dev exact match (f16 weights) reaches this")
     ap.add_argument("--ckpt-every", type=int, default=1000, help="steps between resumable checkpoints")
     ap.add_argument("--resume", action="store_true", help="continue from train/out/ckpt.pt")
-    ap.add_argument("--average", type=int, default=1,
+    ap.add_argument("--average", type=int, default=5,
                     help="average the final weights with the N - 1 checkpoints before them (kept as avg-STEP.pt)")
     ap.add_argument("--torch-embedding-init", action="store_true",
                     help="keep PyTorch's N(0, 1) embeddings (to measure the saturation they cause)")

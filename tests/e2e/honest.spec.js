@@ -40,15 +40,25 @@ test("the pronoun hint names a referent only when the word could be one", async 
 
 test("Show me opens the head it names, keeps its explanation and the keyboard focus", async ({ page }) => {
   await openApp(page);
-  await typeSentence(page, "Tom gave Mary a book because she asked for it");
-  await expect(page.locator("#tokens .chip").first()).toHaveText("tom");
+  // the first sentence whose hint offers Show me (which ones do depends on the model)
   const show = hint(page).getByRole("button", { name: "Show me" });
-  await expect(show).toBeVisible();
+  let offered = false;
+  for (const { text } of PRONOUN_SENTENCES) {
+    await typeSentence(page, text);
+    await expect(page.locator("#tokens .chip").first()).toHaveText(text.split(" ")[0].toLowerCase());
+    if ((offered = await show.isVisible())) break;
+  }
+  expect(offered, "some pronoun sentence gets a hint with Show me").toBe(true);
+  // the hint names another head ("in layer 2, head 3"), or the head on screen ("In this head"),
+  // whose pronoun row Show me then selects
   const before = await hint(page).textContent();
-  const layer = before.match(/layer (\d+), head (\d+)/);
+  const named = before.match(/layer (\d+), head (\d+)/);
+  const layerBox = page.getByRole("combobox", { name: "Layer", exact: true });
+  const headBox = page.getByRole("combobox", { name: "Head", exact: true });
+  const want = named ? [Number(named[1]) - 1, Number(named[2]) - 1] : [Number(await layerBox.inputValue()), Number(await headBox.inputValue())];
   await show.click();
-  await expect(page.getByRole("combobox", { name: "Layer", exact: true })).toHaveValue(String(Number(layer[1]) - 1));
-  await expect(page.getByRole("combobox", { name: "Head", exact: true })).toHaveValue(String(Number(layer[2]) - 1));
+  await expect(layerBox).toHaveValue(String(want[0]));
+  await expect(headBox).toHaveValue(String(want[1]));
   // the explanation stays (about the head now on screen), and the focus is on the map
   await expect(hint(page)).toBeVisible();
   await expect(hint(page)).toContainText("In this head");
