@@ -11,6 +11,8 @@ mod load_model;
 mod load_vectors;
 #[path = "../fuzz/checks/tokenizer.rs"]
 mod tokenizer;
+#[path = "support/tiny_tokenizer.rs"]
+mod tiny_tokenizer;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -87,13 +89,8 @@ fn a_model_whose_finite_weights_overflow_loads_and_its_run_reports_numeric() {
 /// Input: `fuzz/regressions/tokenizer/jamo-composed-across-an-empty-glue-token`.
 #[test]
 fn a_jamo_composes_across_an_empty_glue_token() {
-    let json = r#"{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
-        "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
-        "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
-        "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>"],
-        "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "먹어", "", "ㅆ다"],
-        "tokenizer": {"glue": ["", "ㅆ다"], "compose_jamo": true}}"#;
-    let tok = attnscope::Tokenizer::new(&attnscope::Config::from_json(json).unwrap());
+    let glue = serde_json::json!({"glue": ["", "ㅆ다"], "compose_jamo": true});
+    let tok = tiny_tokenizer::tokenizer(&[], &["먹어", "", "ㅆ다"], glue);
     let (out, spans) = tok.detokenize_spans(&[4, 5, 6], |_| None);
     assert_eq!(out, "먹었다");
     // 먹어 wrote bytes 0..6; the empty token nothing at 6; ㅆ다 composed into 어 (bytes 3..6).

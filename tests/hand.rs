@@ -2,7 +2,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attnscope::attention::{fast_exp, scaled_dot_product, softmax_rows, Edits, MultiHeadAttention};
-use attnscope::config::Config;
 use attnscope::feed_forward::activate;
 use attnscope::linear::Linear;
 use attnscope::norm::LayerNorm;
@@ -10,6 +9,10 @@ use attnscope::positional::sinusoidal;
 use attnscope::tokenizer::split_words;
 use attnscope::{Activation, Tokenizer};
 use nalgebra::{DMatrix, RowDVector};
+use serde_json::json;
+
+#[path = "support/tiny_tokenizer.rs"]
+mod tiny_tokenizer;
 
 const LN3: f32 = 1.098_612_3; // ln 3
 const INF: f32 = f32::INFINITY;
@@ -292,16 +295,7 @@ fn tokenization_settings() {
 
 /// A tokenizer with a tiny Korean target vocabulary and glue tokens.
 fn korean_tokenizer() -> Tokenizer {
-    let cfg = Config::from_json(
-        r#"{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
-            "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
-            "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
-            "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "i", "go", "to", "school", "."],
-            "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "나는", "학교", "에", "간다", "."],
-            "tokenizer": {"glue": ["에", "."]}}"#,
-    )
-    .expect("the test config is valid");
-    Tokenizer::new(&cfg)
+    tiny_tokenizer::tokenizer(&["i", "go", "to", "school", "."], &["나는", "학교", "에", "간다", "."], json!({"glue": ["에", "."]}))
 }
 
 #[test]
@@ -360,16 +354,9 @@ fn softmax_of_a_nan_row_is_not_a_masked_row() {
 
 /// A tokenizer whose glue endings start with a jamo consonant, `compose_jamo` as given.
 fn jamo_tokenizer(compose: bool) -> Tokenizer {
-    let json = format!(
-        r#"{{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
-            "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
-            "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
-            "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>"],
-            "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "가", "크", "먹어", "하", "먹", "집",
-                          "ㅆ다", "ㄴ다", "ㄴ", "ㄹ", "ㄸ다", "다", "ㅆ다-free", "."],
-            "tokenizer": {{"glue": ["ㅆ다", "ㄴ다", "ㄴ", "ㄹ", "ㄸ다", "다", "."], "compose_jamo": {compose}}}}}"#
-    );
-    Tokenizer::new(&Config::from_json(&json).expect("the test config is valid"))
+    let tgt = ["가", "크", "먹어", "하", "먹", "집", "ㅆ다", "ㄴ다", "ㄴ", "ㄹ", "ㄸ다", "다", "ㅆ다-free", "."];
+    let glue = json!({"glue": ["ㅆ다", "ㄴ다", "ㄴ", "ㄹ", "ㄸ다", "다", "."], "compose_jamo": compose});
+    tiny_tokenizer::tokenizer(&[], &tgt, glue)
 }
 
 #[test]
@@ -422,13 +409,8 @@ fn compose_jamo_puts_a_glued_consonant_under_the_syllable_before_it() {
 fn a_glue_prefix_marks_suffixes_written_like_words() {
     // The determiner 이 ("this") and the particle +이 (subject, after a consonant) are written
     // alike; the marker keeps them apart, and prints as nothing.
-    let json = r#"{"format": 1, "d_model": 4, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
-        "dim_feedforward": 8, "activation": "relu", "norm_first": false, "layer_norm_eps": 1e-5,
-        "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
-        "src_vocab": ["<pad>", "<bos>", "<eos>", "<unk>"],
-        "tgt_vocab": ["<pad>", "<bos>", "<eos>", "<unk>", "이", "+이", "책", "가", "+ㅆ", "+다", "+", ".", "+는"],
-        "tokenizer": {"glue": ["."], "compose_jamo": true, "glue_prefix": "+"}}"#;
-    let tok = Tokenizer::new(&Config::from_json(json).unwrap());
+    let tgt = ["이", "+이", "책", "가", "+ㅆ", "+다", "+", ".", "+는"];
+    let tok = tiny_tokenizer::tokenizer(&[], &tgt, json!({"glue": ["."], "compose_jamo": true, "glue_prefix": "+"}));
     #[rustfmt::skip]
     let cases: &[(&[u32], &str, &str)] = &[
         // ids: 4 이, 5 +이, 6 책, 7 가, 8 +ㅆ, 9 +다, 10 + (the marker alone is a word), 11 ., 12 +는
