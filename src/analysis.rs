@@ -56,7 +56,7 @@ use nalgebra::DMatrix;
 use crate::attention::MultiHeadAttention;
 use crate::config::{HeadRef, RunOptions};
 use crate::incremental::Staged;
-use crate::model::finite;
+use crate::model::{finite, finite_values};
 use crate::trace::{AttentionTrace, HeadTrace, Mat, Trace};
 use crate::{Model, Result};
 
@@ -148,11 +148,11 @@ fn translation_log_prob(
     h: usize,
     opts: &RunOptions,
 ) -> Result<f32> {
-    let logits = Mat(model.decoder.logits(tgt, memory, h, opts)); // (T, V)
-    finite("the logits", &logits)?;
+    let logits = model.decoder.logits(tgt, memory, h, opts); // (T, V), row-major
+    finite_values("the logits", &logits)?;
+    let v = model.config.tgt_vocab.len();
     let mut total = 0.0f64;
-    for (t, &y) in translation.iter().enumerate() {
-        let row = logits.row(t);
+    for (row, &y) in logits.chunks_exact(v).zip(translation) {
         let max = row.iter().fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m }) as f64;
         let sum: f64 = row.iter().map(|&v| libm::exp(v as f64 - max)).sum();
         total += row[y as usize] as f64 - max - libm::log(sum);
@@ -182,7 +182,7 @@ pub struct ValueWeighted {
 pub fn value_weighted(head: &HeadTrace, mha: &MultiHeadAttention, index: usize) -> ValueWeighted {
     let (t_q, t_k) = head.weights.shape();
     let d_k = head.v.ncols();
-    let w_o = mha.w_o.w_t.rows(index * d_k, d_k); // W_O^(h): (d_k, d_model)
+    let w_o = mha.w_o.w_t().rows(index * d_k, d_k); // W_O^(h): (d_k, d_model)
     let f = &head.v.0 * w_o; // (T_k, d_k) x (d_k, d_model) -> (T_k, d_model)
     let keep = if head.knocked_out { 0.0 } else { 1.0 };
     let value_norms = DMatrix::from_fn(1, t_k, |_, j| keep * f.row(j).norm()); // (1, T_k)

@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 use crate::config::{Matrix, Override};
-use crate::linear::{affine, Linear};
+use crate::linear::Linear;
 use crate::trace::{AttentionTrace, HeadTrace, Mat};
 
 /// Row-wise softmax: `w_ij = exp(x_ij - max_i) / sum_j exp(x_ij - max_i)`.
@@ -203,8 +203,8 @@ impl MultiHeadAttention {
     /// the matrix an [`Override`] replaces.
     pub fn block(&self, which: Matrix, head: usize, d_k: usize) -> DMatrix<f32> {
         let w_t = match which {
-            Matrix::Q => &self.w_q.w_t,
-            Matrix::K => &self.w_k.w_t,
+            Matrix::Q => self.w_q.w_t(),
+            Matrix::K => self.w_k.w_t(),
         };
         w_t.columns(head * d_k, d_k).transpose() // (d_model, d_k)^T -> (d_k, d_model)
     }
@@ -222,7 +222,7 @@ impl MultiHeadAttention {
         causal: bool,
         edits: &Edits,
     ) -> (AttentionTrace, DMatrix<f32>) {
-        let d_model = self.w_q.w_t.nrows();
+        let d_model = self.w_q.w_t().nrows();
         let d_k = d_model / h;
         let (q, k, v) = self.project(x_q, x_kv, d_k, &edits.overrides); // (T_q | T_k, d_model)
 
@@ -261,7 +261,7 @@ impl MultiHeadAttention {
         causal: bool,
         edits: &Edits,
     ) -> DMatrix<f32> {
-        let d_model = self.w_q.w_t.nrows();
+        let d_model = self.w_q.w_t().nrows();
         let d_k = d_model / h;
         let (q, k, v) = self.project(x_q, x_kv, d_k, &edits.overrides); // (T_q | T_k, d_model)
         let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
@@ -294,23 +294,24 @@ impl MultiHeadAttention {
         d_k: usize,
         overrides: &[&Override],
     ) -> (DMatrix<f32>, DMatrix<f32>, DMatrix<f32>) {
-        let w_q = with_blocks(&self.w_q.w_t, overrides, Matrix::Q, d_k);
-        let w_k = with_blocks(&self.w_k.w_t, overrides, Matrix::K, d_k);
-        let q = affine(x_q, w_q.as_ref().unwrap_or(&self.w_q.w_t), &self.w_q.b); // (T_q, d_model)
-        let k = affine(x_kv, w_k.as_ref().unwrap_or(&self.w_k.w_t), &self.w_k.b); // (T_k, d_model)
+        let w_q = with_blocks(&self.w_q, overrides, Matrix::Q, d_k);
+        let w_k = with_blocks(&self.w_k, overrides, Matrix::K, d_k);
+        let q = w_q.as_ref().unwrap_or(&self.w_q).forward(x_q); // (T_q, d_model)
+        let k = w_k.as_ref().unwrap_or(&self.w_k).forward(x_kv); // (T_k, d_model)
         let v = self.w_v.forward(x_kv); // (T_k, d_model)
         (q, k, v)
     }
 }
 
-/// `w_t` `(d_model, d_model)` with the overridden heads' blocks of `which` written into their
-/// columns; `None` when nothing is overridden (the trained weights are used as they are).
-fn with_blocks(w_t: &DMatrix<f32>, overrides: &[&Override], which: Matrix, d_k: usize) -> Option<DMatrix<f32>> {
-    let mut edited: Option<DMatrix<f32>> = None;
+/// `linear` (`W_Q` or `W_K`, `d_model -> d_model`) with the overridden heads' blocks of
+/// `which` written into its weights; `None` when nothing is overridden (the trained map is
+/// used as it is).
+fn with_blocks(linear: &Linear, overrides: &[&Override], which: Matrix, d_k: usize) -> Option<Linear> {
+    let mut edited: Option<DMatrix<f32>> = None; // W^T, (d_model, d_model)
     for o in overrides.iter().filter(|o| o.matrix == which) {
-        let w = edited.get_or_insert_with(|| w_t.clone());
+        let w_t = edited.get_or_insert_with(|| linear.w_t().clone());
         // PyTorch's block is (d_k, d_model) = rows of W; here it is columns of W^T.
-        w.columns_mut(o.head * d_k, d_k).copy_from(&o.block.transpose());
+        w_t.columns_mut(o.head * d_k, d_k).copy_from(&o.block.transpose());
     }
-    edited
+    edited.map(|w_t| Linear::new(w_t, linear.b().clone()))
 }

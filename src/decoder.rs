@@ -106,8 +106,8 @@ impl Decoder {
         DecoderTrace { embed, layers, output: Mat(output), logits: Mat(logits), probs: Mat(probs) }
     }
 
-    /// The logits `(T, V)` of [`Decoder::forward`] alone, nothing else kept.
-    pub(crate) fn logits(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DMatrix<f32> {
+    /// The logits `(T, V)` of [`Decoder::forward`] alone, row-major, nothing else kept.
+    pub(crate) fn logits(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> Vec<f32> {
         let mut y = self.embed.forward(tgt, opts.positional).input.0; // (T, d_model)
         for (l, layer) in self.layers.iter().enumerate() {
             let [n1, n2, n3] = &layer.norms;
@@ -121,6 +121,6 @@ impl Decoder {
             });
             y = add_norm(&y, n3, self.norm_first, |y| layer.ffn.forward(y).1);
         }
-        self.generator.forward(&self.norm.forward(&y)) // (T, d_model) x (d_model, V) -> (T, V)
+        self.generator.forward_row_major(&self.norm.forward(&y)) // (T, d_model) x (d_model, V) -> (T, V)
     }
 }

@@ -1,35 +1,256 @@
-//! `y = x W^T + b`, laid out as `torch.nn.Linear`.
+//! `y = x W^T + b`, laid out as `torch.nn.Linear`, and the one matrix-product kernel every
+//! linear map of the model (projections, feed-forward, generator) runs on.
+//!
+//! The weights are packed once, at load, into panels of [`NR`] output columns (the layout of
+//! Goto & van de Geijn 2008, "Anatomy of high-performance matrix multiplication", ACM TOMS),
+//! so a forward pass never repacks or transposes them. The kernel keeps an `MR x NR` tile of
+//! the output in registers and, for each input feature `k`, adds `x[i, k] * W^T[k, j..j+NR]`
+//! to every row `i` of the tile. It is plain Rust over fixed-size arrays: the compiler turns
+//! each row of the tile into two 4-lane SIMD registers (wasm `simd128`, x86 SSE, NEON), so
+//! there is no per-target code. Each output is `b_j + sum_k x_ik W^T_kj` summed in `k` order,
+//! one lane per output, so every target gives the same bits.
 
+use alloc::vec::Vec;
 use nalgebra::{DMatrix, RowDVector};
+
+/// Output columns per packed panel (two 4-lane SIMD registers per tile row).
+const NR: usize = 8;
+/// Rows of `x` per output tile: `MR x NR` accumulators fit in the 16 SIMD registers of x86-64
+/// with room for the operands.
+const MR: usize = 4;
 
 /// A linear map from `d_in` to `d_out` features.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Linear {
-    /// `W^T`, stored transposed once at load so a forward pass is one product: `(d_in, d_out)`.
-    pub w_t: DMatrix<f32>,
+    /// `W^T`, `(d_in, d_out)`.
+    w_t: DMatrix<f32>,
     /// `b`, `(1, d_out)`.
-    pub b: RowDVector<f32>,
+    b: RowDVector<f32>,
+    /// `W^T` packed for the kernel.
+    panels: Panels,
+}
+
+/// How the kernel writes `(n, d_out)`: nalgebra's column-major storage, or row by row (the
+/// order JavaScript and other runtimes hand out logits in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Element `(i, j)` at `j * n + i`.
+    ColumnMajor,
+    /// Element `(i, j)` at `i * d_out + j`.
+    RowMajor,
 }
 
 impl Linear {
     /// From PyTorch's `weight` `(d_out, d_in)` and `bias` `(d_out)`.
     pub fn from_torch(weight: DMatrix<f32>, bias: RowDVector<f32>) -> Linear {
-        Linear { w_t: weight.transpose(), b: bias }
+        Linear::new(weight.transpose(), bias)
+    }
+
+    /// From `W^T` `(d_in, d_out)` and `b` `(1, d_out)`.
+    pub fn new(w_t: DMatrix<f32>, b: RowDVector<f32>) -> Linear {
+        assert_eq!(w_t.ncols(), b.len(), "W^T (d_in, d_out) and b (d_out) disagree");
+        Linear { panels: Panels::new(&w_t), w_t, b }
+    }
+
+    /// `W^T`, `(d_in, d_out)`.
+    pub fn w_t(&self) -> &DMatrix<f32> {
+        &self.w_t
+    }
+
+    /// `b`, `(1, d_out)`.
+    pub fn b(&self) -> &RowDVector<f32> {
+        &self.b
     }
 
     /// `(n, d_in) x (d_in, d_out) + (1, d_out) -> (n, d_out)`
     pub fn forward(&self, x: &DMatrix<f32>) -> DMatrix<f32> {
-        affine(x, &self.w_t, &self.b)
+        let mut y = DMatrix::zeros(x.nrows(), self.w_t.ncols()); // (n, d_out)
+        self.write(x, Layout::ColumnMajor, y.as_mut_slice());
+        y
+    }
+
+    /// [`Linear::forward`]'s numbers, row-major: `(n, d_out)` as `n * d_out` values.
+    pub fn forward_row_major(&self, x: &DMatrix<f32>) -> Vec<f32> {
+        let mut y = alloc::vec![0.0; x.nrows() * self.w_t.ncols()];
+        self.write(x, Layout::RowMajor, &mut y);
+        y
+    }
+
+    /// `out = x W^T + b` in `layout`; `x` `(n, d_in)`, `out` `n * d_out` values.
+    fn write(&self, x: &DMatrix<f32>, layout: Layout, out: &mut [f32]) {
+        let (n, d_in) = x.shape();
+        let d_out = self.w_t.ncols();
+        assert_eq!(d_in, self.w_t.nrows(), "x has {d_in} features; this map takes {}", self.w_t.nrows());
+        assert_eq!(out.len(), n * d_out);
+        if n == 0 || d_out == 0 {
+            return;
+        }
+        if d_in == 0 {
+            // an empty sum: every row is b
+            for i in 0..n {
+                for (j, &b_j) in self.b.iter().enumerate() {
+                    out[layout.index(i, j, n, d_out)] = b_j;
+                }
+            }
+            return;
+        }
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked on the line above).
+            return unsafe { write_avx2(x, &self.panels, self.b.as_slice(), layout, out) };
+        }
+        write_tiles::<MR>(x, &self.panels, self.b.as_slice(), layout, out, tile::<MR>)
     }
 }
 
-/// `x w_t + b` for a weight already transposed: `(n, i) x (i, o) + (1, o) -> (n, o)`.
-pub fn affine(x: &DMatrix<f32>, w_t: &DMatrix<f32>, b: &RowDVector<f32>) -> DMatrix<f32> {
-    let mut y = x * w_t;
-    // column-major: column j is contiguous and gets the one value b_j
-    let n = y.nrows().max(1);
-    for (col, &b_j) in y.as_mut_slice().chunks_exact_mut(n).zip(b.iter()) {
-        col.iter_mut().for_each(|v| *v += b_j);
+impl Layout {
+    /// Where element `(i, j)` of an `(n, d_out)` matrix goes.
+    #[inline(always)]
+    fn index(self, i: usize, j: usize, n: usize, d_out: usize) -> usize {
+        match self {
+            Layout::ColumnMajor => j * n + i,
+            Layout::RowMajor => i * d_out + j,
+        }
     }
-    y
+}
+
+/// The kernel on 8-lane AVX registers, tiles of 8 rows (one register per tile row): no fused
+/// multiply-add, so each output gets the very bits of the 4-lane build.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+unsafe fn write_avx2(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layout, out: &mut [f32]) {
+    /// [`tile`] for 8 rows, spelled out: left to itself the compiler vectorises an 8 x 8
+    /// tile across its rows and spends its time shuffling.
+    #[target_feature(enable = "avx2")]
+    unsafe fn tile8(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
+        use std::arch::x86_64::{_mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_storeu_ps};
+        let mut acc = [_mm256_loadu_ps(bias.as_ptr()); 8];
+        for (x, w) in xg.chunks_exact(8).zip(panel.chunks_exact(NR)) {
+            let w = _mm256_loadu_ps(w.as_ptr()); // W^T[k, j0..j0 + 8]
+            for (a, &x_r) in acc.iter_mut().zip(x) {
+                *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_set1_ps(x_r), w));
+            }
+        }
+        let mut tile = [[0.0f32; NR]; 8];
+        for (row, a) in tile.iter_mut().zip(acc) {
+            _mm256_storeu_ps(row.as_mut_ptr(), a);
+        }
+        tile
+    }
+    write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile8(xg, panel, bias) })
+}
+
+/// `out = x W^T + b` with tiles of `M` rows, `full` computing each whole one: `x` `(n, d_in)`
+/// with `n, d_in >= 1`, `b` `(d_out)`.
+#[inline(always)]
+fn write_tiles<const M: usize>(
+    x: &DMatrix<f32>,
+    panels: &Panels,
+    b: &[f32],
+    layout: Layout,
+    out: &mut [f32],
+    full: impl Fn(&[f32], &[f32], &[f32; NR]) -> [[f32; NR]; M],
+) {
+    let (n, d_in) = x.shape();
+    let d_out = b.len();
+    // x's rows in groups of M (the last may be shorter), each group feature-major:
+    // group g, feature k, row r at g * M * d_in + k * rows_g + r.
+    let mut xs = alloc::vec![0.0f32; n * d_in];
+    for (k, col) in x.as_slice().chunks_exact(n).enumerate() {
+        for (g, rows) in col.chunks(M).enumerate() {
+            let at = g * M * d_in + k * rows.len();
+            xs[at..at + rows.len()].copy_from_slice(rows);
+        }
+    }
+    for (p, panel) in panels.data.chunks_exact(d_in * NR).enumerate() {
+        let j0 = p * NR;
+        let cols = NR.min(d_out - j0);
+        let mut bias = [0.0f32; NR];
+        bias[..cols].copy_from_slice(&b[j0..j0 + cols]);
+        for (g, xg) in xs.chunks(M * d_in).enumerate() {
+            let put = |out: &mut [f32], tile: &[[f32; NR]]| store(tile, layout, (g * M, j0), (n, d_out), cols, out);
+            macro_rules! rows {
+                ($($r:literal)*) => {
+                    match xg.len() / d_in {
+                        r if r == M => put(out, &full(xg, panel, &bias)),
+                        $($r if $r < M => put(out, &tile::<$r>(xg, panel, &bias)),)*
+                        r => unreachable!("a group of {r} rows"),
+                    }
+                };
+            }
+            rows!(7 6 5 4 3 2 1);
+        }
+    }
+}
+
+/// Writes `tile`, rows `i0..` and columns `j0..j0 + cols` of an `(n, d_out)` matrix in
+/// `layout`, into `out`.
+#[inline(always)]
+fn store(
+    tile: &[[f32; NR]],
+    layout: Layout,
+    (i0, j0): (usize, usize),
+    (n, d_out): (usize, usize),
+    cols: usize,
+    out: &mut [f32],
+) {
+    match layout {
+        Layout::RowMajor => {
+            for (r, row) in tile.iter().enumerate() {
+                let at = (i0 + r) * d_out + j0;
+                if cols == NR {
+                    // a fixed-size copy: two vector stores, no call to memcpy
+                    let dst: &mut [f32; NR] = (&mut out[at..at + NR]).try_into().expect("NR values");
+                    *dst = *row;
+                } else {
+                    out[at..at + cols].iter_mut().zip(row).for_each(|(v, &x)| *v = x);
+                }
+            }
+        }
+        Layout::ColumnMajor => {
+            for c in 0..cols {
+                let at = (j0 + c) * n + i0;
+                let column = &mut out[at..at + tile.len()];
+                column.iter_mut().zip(tile).for_each(|(v, row)| *v = row[c]);
+            }
+        }
+    }
+}
+
+/// `W^T` `(d_in, d_out)` as `ceil(d_out / NR)` panels, each `(d_in, NR)` row-major (the
+/// columns past `d_out` are zeros): for each input feature, the `NR` weights of one tile row.
+#[derive(Debug, Clone, PartialEq)]
+struct Panels {
+    data: Vec<f32>,
+}
+
+impl Panels {
+    fn new(w_t: &DMatrix<f32>) -> Panels {
+        let (d_in, d_out) = w_t.shape();
+        let mut data = alloc::vec![0.0f32; d_out.div_ceil(NR) * d_in * NR];
+        for (j, col) in w_t.column_iter().enumerate() {
+            let (p, c) = (j / NR, j % NR);
+            for (k, &v) in col.iter().enumerate() {
+                data[(p * d_in + k) * NR + c] = v;
+            }
+        }
+        Panels { data }
+    }
+}
+
+/// One `(R, NR)` tile: `bias + xg panel`, with `xg` `(d_in, R)` (feature-major rows of `x`)
+/// and `panel` `(d_in, NR)`. Kept in registers: `R * NR / 4` SIMD accumulators.
+#[inline(always)]
+fn tile<const R: usize>(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; R] {
+    let mut acc = [*bias; R];
+    for (x, w) in xg.chunks_exact(R).zip(panel.chunks_exact(NR)) {
+        let x: &[f32; R] = x.try_into().expect("R features");
+        let w: &[f32; NR] = w.try_into().expect("NR weights");
+        for (row, &x_r) in acc.iter_mut().zip(x) {
+            for (a, &w_c) in row.iter_mut().zip(w) {
+                *a += x_r * w_c;
+            }
+        }
+    }
+    acc
 }

@@ -13,7 +13,12 @@ use crate::Result;
 /// NaN or infinity in `m` means the weights (or edits) overflowed f32: an error, never a
 /// silent NaN downstream.
 pub(crate) fn finite(what: &str, m: &Mat) -> Result<()> {
-    if m.as_slice().iter().all(|v| v.is_finite()) {
+    finite_values(what, m.as_slice())
+}
+
+/// [`finite`] for values in any layout.
+pub(crate) fn finite_values(what: &str, values: &[f32]) -> Result<()> {
+    if values.iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
         Err(Error::Numeric(alloc::format!("{what} overflowed to NaN or infinity: the weights or edits are too large")))
@@ -53,9 +58,9 @@ impl Model {
         self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
         let memory = Mat(self.encoder.memory(src, h, opts));
         finite("the encoder memory", &memory)?;
-        let logits = Mat(self.decoder.logits(tgt, &memory, h, opts));
-        finite("the logits", &logits)?;
-        Ok(logits.row_major())
+        let logits = self.decoder.logits(tgt, &memory, h, opts); // (T, V), row-major
+        finite_values("the logits", &logits)?;
+        Ok(logits)
     }
 
     /// The encoder alone: source ids `(S)` -> memory `(S, d_model)` and its intermediates.

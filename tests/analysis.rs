@@ -180,7 +180,7 @@ fn a_layer_with_every_head_knocked_out_is_the_residual_path_alone() {
     let trace = model.forward(&[4, 5, 6], &[1, 4], &opts).unwrap();
     let layer = &trace.encoder.layers[1].self_attn;
     let x = trace.encoder.layers[0].ffn.output(); // the layer's input, (S, d_model)
-    let b_o = &model.attention(Stack::Encoder, 1).unwrap().w_o.b; // (1, d_model)
+    let b_o = &model.attention(Stack::Encoder, 1).unwrap().w_o.b(); // (1, d_model)
     assert!(layer.sublayer.concat.iter().all(|&v| v == 0.0), "concat of knocked-out heads is zeros");
     for i in 0..3 {
         for j in 0..8 {
@@ -271,7 +271,7 @@ fn value_weighted_is_the_weight_times_the_norm_and_zero_when_knocked_out() {
     // head 0, key j: ||v_j W_O^(0)|| by hand from the (d_model, d_model) W_O^T, d_k = 4
     let v = &attn.heads[0].v;
     for j in 0..3 {
-        let f: Vec<f32> = (0..8).map(|c| (0..4).map(|k| v[(j, k)] * mha.w_o.w_t[(k, c)]).sum()).collect();
+        let f: Vec<f32> = (0..8).map(|c| (0..4).map(|k| v[(j, k)] * mha.w_o.w_t()[(k, c)]).sum()).collect();
         let norm = f.iter().map(|x| x * x).sum::<f32>().sqrt();
         assert!((vw[0].value_norms[(0, j)] - norm).abs() < 1e-5, "key {j}");
         for i in 0..3 {
