@@ -9,10 +9,10 @@
 mod load_model;
 #[path = "../fuzz/checks/load_vectors.rs"]
 mod load_vectors;
-#[path = "../fuzz/checks/tokenizer.rs"]
-mod tokenizer;
 #[path = "support/tiny_tokenizer.rs"]
 mod tiny_tokenizer;
+#[path = "../fuzz/checks/tokenizer.rs"]
+mod tokenizer;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -48,7 +48,9 @@ fn load_model_regressions_and_seeds() {
     let parity = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parity");
     let models = files(&parity)
         .into_iter()
-        .filter(|p| p.to_string_lossy().ends_with(".safetensors") && !p.to_string_lossy().ends_with(".expected.safetensors"))
+        .filter(|p| {
+            p.to_string_lossy().ends_with(".safetensors") && !p.to_string_lossy().ends_with(".expected.safetensors")
+        })
         .collect::<Vec<_>>();
     assert!(!models.is_empty(), "parity models present");
     replay("load_model", load_model::check, models);
@@ -71,7 +73,8 @@ fn tokenizer_regressions_and_seeds() {
 /// aborted. The target now accepts `Ok` or `Error::Numeric` from a run, nothing else.
 #[test]
 fn a_model_whose_finite_weights_overflow_loads_and_its_run_reports_numeric() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/load_model/overflowing-weights-forward-numeric-error");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions/load_model/overflowing-weights-forward-numeric-error");
     let model = attnscope::Model::from_safetensors(&std::fs::read(path).unwrap()).expect("finite weights load");
     let src = [0u32, 1 % model.config.src_vocab.len() as u32];
     let tgt = [model.tokenizer.bos];

@@ -295,7 +295,11 @@ fn tokenization_settings() {
 
 /// A tokenizer with a tiny Korean target vocabulary and glue tokens.
 fn korean_tokenizer() -> Tokenizer {
-    tiny_tokenizer::tokenizer(&["i", "go", "to", "school", "."], &["나는", "학교", "에", "간다", "."], json!({"glue": ["에", "."]}))
+    tiny_tokenizer::tokenizer(
+        &["i", "go", "to", "school", "."],
+        &["나는", "학교", "에", "간다", "."],
+        json!({"glue": ["에", "."]}),
+    )
 }
 
 #[test]
