@@ -9,6 +9,9 @@
 //                          a before/after run with the same page)
 //   BENCH_PROFILE=drag.cpuprofile ...   also record a CPU profile of the drag (Chrome DevTools
 //                          protocol; open the file in DevTools' Performance panel)
+//   BENCH_TRACE=drag.json ...   also record a Chromium performance trace of the drag (open it in
+//                          DevTools' Performance panel); the result then adds the main thread's
+//                          time per trace event (style, layout, paint, script, ...), in ms
 //   BENCH_WIDTH=1400 BENCH_HEIGHT=1000 ...   the viewport (default 1400 x 1000)
 //
 // Serves the page (scripts/serve.py), opens it with `?bench` and a 32-token source sentence,
@@ -65,6 +68,27 @@ async function waitForServer(url, ms = 15000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server did not start on ${url}`);
+}
+
+/** Total self time (ms) per complete event on the renderer's main thread of a trace, largest first. */
+function mainThreadTime(trace) {
+  const events = trace.traceEvents || trace;
+  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  const spans = events
+    .filter((e) => e.ph === "X" && main && e.pid === main.pid && e.tid === main.tid && e.dur)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  // self time: an event's duration less that of the events nested directly inside it
+  const self = new Map();
+  const open = [];
+  for (const e of spans) {
+    while (open.length && open[open.length - 1].ts + open[open.length - 1].dur <= e.ts) open.pop();
+    if (open.length) self.set(open[open.length - 1], self.get(open[open.length - 1]) - e.dur);
+    self.set(e, e.dur);
+    open.push(e);
+  }
+  const total = {};
+  for (const [e, us] of self) total[e.name] = (total[e.name] || 0) + us / 1000;
+  return Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => [k, Math.round(v)]));
 }
 
 const server = spawn("python3", ["scripts/serve.py"], { cwd: ROOT, env: { ...process.env, PORT: String(PORT), QUIET: "1" }, stdio: ["ignore", "ignore", "inherit"] });
@@ -133,6 +157,7 @@ try {
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
     await cdp.send("Profiler.start");
   }
+  if (process.env.BENCH_TRACE) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ["devtools.timeline"] });
   await page.mouse.move(x, y);
   await page.mouse.down();
   const t0 = Date.now();
@@ -143,6 +168,7 @@ try {
   const seconds = (Date.now() - t0) / 1000;
   await page.mouse.up();
   if (cdp) fs.writeFileSync(process.env.BENCH_PROFILE, JSON.stringify((await cdp.send("Profiler.stop")).profile));
+  const trace = process.env.BENCH_TRACE ? mainThreadTime(JSON.parse(await browser.stopTracing())) : undefined;
   await page.waitForTimeout(800);
   // head importance, all heads (one teacher-forced run per head), five times on this sentence
   for (let i = 0; i < 5; i++) {
@@ -175,6 +201,7 @@ try {
     headImportanceAllHeadsMs: stats(importance),
     // the engine's run, then each live panel's repaint (session.js: keyed by panel name)
     frameWorkPartsMs: Object.fromEntries([...new Set(parts.flatMap((p) => Object.keys(p)))].map((k) => [k, part(k)])),
+    mainThreadMsByTraceEvent: trace,
     targetP95Ms: 16,
     meetsTarget: painted.p95 < 16,
     errors,

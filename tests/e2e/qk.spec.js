@@ -171,3 +171,31 @@ test("the weighted-average panel's sum equals the engine's head output", async (
   await shot(page, testInfo, "weighted-average-cross");
   expectClean(watch);
 });
+
+test("during a drag the maps repaint only their cells, and what they show is exactly a full repaint", async ({ page, watch }) => {
+  // tall enough for the attention map, the all-heads grid and the W_Q grid together
+  await page.setViewportSize({ width: 1400, height: 2300 });
+  await openApp(page, "?stack=encoder&layer=1&head=1");
+  const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 1, head 1/ });
+  const title = await page.locator(".qk-q .qk-title").textContent();
+  const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
+  await page.evaluate(() => window.scrollTo(0, document.querySelector("#heatmap-main canvas").getBoundingClientRect().top + scrollY - 20));
+  const maps = page.locator("#heatmap-main canvas, #sec-qk canvas.heatmap-canvas");
+  await expect(maps).toHaveCount(2);
+  const pixels = () => maps.evaluateAll((cs) => cs.map((c) => c.toDataURL()));
+  const before = await pixels();
+  const p = await cellPoint(wq, 2, 5, rows, cols);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(p.x, p.y - i * 8);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const live = await pixels();
+  // the button is still down: a blur repaints each map in full from the same data
+  await maps.evaluateAll((cs) => cs.forEach((c) => c.dispatchEvent(new Event("blur"))));
+  const full = await pixels();
+  await page.mouse.up();
+  expect(live[0]).not.toEqual(before[0]);
+  expect(live[1]).not.toEqual(before[1]);
+  expect(live).toEqual(full);
+  expectClean(watch);
+});

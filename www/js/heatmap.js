@@ -148,7 +148,11 @@ export class Heatmap {
     return { rowLabelW, colLabelH, cell, n, m, font, fontBold: `bold ${font}`, w: rowLabelW + cell * n + 8, h: colLabelH + cell * m + 6 };
   }
 
-  /** Repaint. `live` (during a drag): a map out of view waits until it scrolls into view. */
+  /**
+   * Repaint. `live` (during a drag): a map out of view waits until it scrolls into view, and
+   * when the labels, the selected row and the size are those of the last paint, only the cell
+   * area is repainted (measuring and drawing the labels is most of a small map's cost).
+   */
   draw(live = false) {
     const d = this.data;
     if (!d) return;
@@ -157,12 +161,37 @@ export class Heatmap {
       return;
     }
     this.stale = false;
-    const L = (this.layout = this.computeLayout());
-    const g = sizeCanvas(this.canvas, L.w, L.h);
+    const key = [this.width, d.weights.rows, d.weights.cols, d.selectedRow, this.opts.rowRole, this.opts.colRole, ...d.rows, "\u0000", ...d.cols].join("\u0001");
+    const same = live && this.layout && key === this.labelsKey;
+    const L = same ? this.layout : (this.layout = this.computeLayout());
+    this.labelsKey = key;
     const { rowLabelW: x0, colLabelH: y0, cell, n, m } = L;
+    const g = sizeCanvas(this.canvas, L.w, L.h);
     g.fillStyle = BACKGROUND;
-    g.fillRect(0, 0, L.w, L.h);
+    // the whole canvas, or the cells with their outer grid lines and selection marks
+    if (same) g.fillRect(x0, y0, n * cell + 2, m * cell + 2);
+    else g.fillRect(0, 0, L.w, L.h);
+    this.drawCells(g, L);
+    if (!same) this.drawLabels(g, L);
+    const sel = d.selectedRow;
+    // selected query row
+    if (sel !== null && sel !== undefined && sel < m) {
+      g.strokeStyle = ROLE[this.opts.rowRole || "output"];
+      g.lineWidth = 2;
+      g.strokeRect(x0 + 1, y0 + sel * cell + 1, n * cell - 2, cell - 2);
+    }
+    const mark = this.hover || (this.canvas.matches(":focus") ? this.cursor : null);
+    if (mark) {
+      g.strokeStyle = "#111118";
+      g.lineWidth = 2;
+      g.strokeRect(x0 + mark.c * cell + 1, y0 + mark.r * cell + 1, cell - 2, cell - 2);
+    }
+  }
 
+  /** The cells: colours, masked hatching, grid, diagonal, and numbers inside large cells. */
+  drawCells(g, L) {
+    const d = this.data;
+    const { rowLabelW: x0, colLabelH: y0, cell, n, m } = L;
     const show = d.show || "weights";
     const W = d.weights.data;
     const S = show === "scores" && d.scores ? d.scores : show === "logits" && d.logits ? d.logits : null;
@@ -229,8 +258,12 @@ export class Heatmap {
         }
       }
     }
+  }
 
-    // labels: rows (queries) left, columns (keys) on top, rotated
+  /** Row labels (queries) left with the selected row's arrow, column labels (keys) on top. */
+  drawLabels(g, L) {
+    const d = this.data;
+    const { rowLabelW: x0, colLabelH: y0, cell, n, m } = L;
     g.font = L.font;
     g.textBaseline = "middle";
     g.textAlign = "right";
@@ -262,19 +295,6 @@ export class Heatmap {
       g.restore();
     }
     g.restore();
-
-    // selected query row
-    if (sel !== null && sel !== undefined && sel < m) {
-      g.strokeStyle = ROLE[this.opts.rowRole || "output"];
-      g.lineWidth = 2;
-      g.strokeRect(x0 + 1, y0 + sel * cell + 1, n * cell - 2, cell - 2);
-    }
-    const mark = this.hover || (this.canvas.matches(":focus") ? this.cursor : null);
-    if (mark) {
-      g.strokeStyle = "#111118";
-      g.lineWidth = 2;
-      g.strokeRect(x0 + mark.c * cell + 1, y0 + mark.r * cell + 1, cell - 2, cell - 2);
-    }
   }
 
   cellAt(e) {
