@@ -38,7 +38,8 @@ function walk(dir) {
 
 const posix = (path) => path.split(sep).join("/");
 
-for (const need of [join(PKG, "attnscope.js"), join(PKG, "attnscope_bg.wasm"), join(WWW, "models/en-ko.safetensors")]) {
+const ENGINE = ["attnscope.js", "attnscope_bg.wasm", "attnscope_relaxed_bg.wasm"]; // www/js/runtime.js picks a build
+for (const need of [...ENGINE.map((f) => join(PKG, f)), join(WWW, "models/en-ko.safetensors")]) {
   if (!existsSync(need)) fail(`${relative(ROOT, need)} is missing (run scripts/build-wasm.sh)`);
 }
 
@@ -46,7 +47,7 @@ for (const need of [join(PKG, "attnscope.js"), join(PKG, "attnscope_bg.wasm"), j
 rmSync(DIST, { recursive: true, force: true });
 cpSync(WWW, DIST, { recursive: true });
 mkdirSync(join(DIST, "pkg"), { recursive: true });
-for (const f of ["attnscope.js", "attnscope_bg.wasm"]) cpSync(join(PKG, f), join(DIST, "pkg", f));
+for (const f of ENGINE) cpSync(join(PKG, f), join(DIST, "pkg", f));
 
 const SW_META = '<meta name="attnscope-sw" content="sw.js">';
 const pages = walk(DIST).filter((f) => f.endsWith(".html"));
@@ -148,6 +149,7 @@ const code = files.filter((f) => /\.(html|js|css)$/.test(f) && !f.startsWith("ex
 console.log(`build-dist: dist/ ${files.length} files, service worker ${version}`);
 console.log(`  pages, JS, CSS and wasm-bindgen glue: ${weigh(code)}`);
 console.log(`  engine pkg/attnscope_bg.wasm:         ${weigh(["pkg/attnscope_bg.wasm"])}`);
+console.log(`  or pkg/attnscope_relaxed_bg.wasm:     ${weigh(["pkg/attnscope_relaxed_bg.wasm"])} (where relaxed SIMD runs)`);
 console.log(`  demo model models/en-ko.safetensors:  ${weigh(["models/en-ko.safetensors"])}`);
 console.log(`  word vectors (lesson; lab on demand): ${weigh(["models/glove-50d.safetensors"])}`);
 console.log(`  single file attnscope.html:           ${kb(statSync(join(DIST, "attnscope.html")).size)}`);

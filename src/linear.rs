@@ -6,9 +6,15 @@
 //! so a forward pass never repacks or transposes them. The kernel keeps an `MR x NR` tile of
 //! the output in registers and, for each input feature `k`, adds `x[i, k] * W^T[k, j..j+NR]`
 //! to every row `i` of the tile. It is plain Rust over fixed-size arrays: the compiler turns
-//! each row of the tile into two 4-lane SIMD registers (wasm `simd128`, x86 SSE, NEON), so
-//! there is no per-target code. Each output is `b_j + sum_k x_ik W^T_kj` summed in `k` order,
-//! one lane per output, so every target gives the same bits.
+//! each row of the tile into two 4-lane SIMD registers (wasm `simd128`, x86 SSE, NEON). Each
+//! output is `b_j + sum_k x_ik W^T_kj` summed in `k` order, one lane per output, a rounded
+//! multiply then a rounded add per term, so these builds (and the AVX2 one chosen at run time
+//! natively) give the same bits.
+//!
+//! Two builds differ: the wasm engine built with `relaxed-simd` (the one the page loads where
+//! the browser has it; `scripts/build-wasm.sh`) uses `f32x4.relaxed_madd`, a fused
+//! multiply-add on CPUs that have one, so each term is rounded once instead of twice: about
+//! 15% faster, and within a few ulp of the others.
 
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, RowDVector};
@@ -99,6 +105,12 @@ impl Linear {
             // SAFETY: the CPU has AVX2 (checked on the line above).
             return unsafe { write_avx2(x, &self.panels, self.b.as_slice(), layout, out) };
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+        return write_tiles::<MR>(x, &self.panels, self.b.as_slice(), layout, out, |xg, panel, bias| {
+            // SAFETY: this build has relaxed-simd (the cfg above)
+            unsafe { tile4_relaxed(xg, panel, bias) }
+        });
+        #[allow(unreachable_code)]
         write_tiles::<MR>(x, &self.panels, self.b.as_slice(), layout, out, tile::<MR>)
     }
 }
@@ -138,6 +150,32 @@ unsafe fn write_avx2(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layou
         tile
     }
     write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile8(xg, panel, bias) })
+}
+
+/// [`tile`] for 4 rows with `f32x4.relaxed_madd`: `acc = x_r * w + acc` in one instruction
+/// (fused where the CPU has FMA). `xg` `(d_in, 4)`, `panel` `(d_in, NR)`.
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+#[inline(always)]
+unsafe fn tile4_relaxed(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 4] {
+    use core::arch::wasm32::{f32x4_relaxed_madd, f32x4_splat, v128, v128_load, v128_store};
+    let b = bias.as_ptr() as *const v128;
+    let mut acc = [[v128_load(b), v128_load(b.add(1))]; 4]; // 4 rows x 2 registers of 4 columns
+    for (x, w) in xg.chunks_exact(4).zip(panel.chunks_exact(NR)) {
+        let w = w.as_ptr() as *const v128; // W^T[k, j0..j0 + 8]
+        let (w0, w1) = (v128_load(w), v128_load(w.add(1)));
+        for (a, &x_r) in acc.iter_mut().zip(x) {
+            let x_r = f32x4_splat(x_r);
+            a[0] = f32x4_relaxed_madd(x_r, w0, a[0]);
+            a[1] = f32x4_relaxed_madd(x_r, w1, a[1]);
+        }
+    }
+    let mut tile = [[0.0f32; NR]; 4];
+    for (row, a) in tile.iter_mut().zip(acc) {
+        let r = row.as_mut_ptr() as *mut v128;
+        v128_store(r, a[0]);
+        v128_store(r.add(1), a[1]);
+    }
+    tile
 }
 
 /// `out = x W^T + b` with tiles of `M` rows, `full` computing each whole one: `x` `(n, d_in)`

@@ -113,6 +113,9 @@ struct Info<'a> {
     layer_norm_eps: f32,
     head_choices: Vec<usize>,
     src_vocab: &'a [String],
+    /// The SIMD instructions this build of the engine uses: `"relaxed-simd"` (simd128 and
+    /// fused multiply-add), `"simd128"` or `"none"`.
+    simd: &'static str,
 }
 
 #[derive(Serialize)]
@@ -223,6 +226,13 @@ impl Lab {
             layer_norm_eps: c.layer_norm_eps,
             head_choices: c.head_choices(),
             src_vocab: &c.src_vocab,
+            simd: if cfg!(target_feature = "relaxed-simd") {
+                "relaxed-simd"
+            } else if cfg!(target_feature = "simd128") {
+                "simd128"
+            } else {
+                "none"
+            },
         })
     }
 

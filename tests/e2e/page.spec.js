@@ -24,7 +24,41 @@ test("loads with no console error, no failed request and nothing from another or
     expect(new URL(url).origin, url).toBe(origin);
   }
   expect(watch.requests.some((u) => u.endsWith("/models/en-ko.safetensors"))).toBe(true);
-  expect(watch.requests.some((u) => u.includes("/pkg/attnscope_bg.wasm"))).toBe(true);
+  // Chromium runs relaxed SIMD, so the page loads that build of the engine (and only that one)
+  expect(watch.requests.filter((u) => /\/pkg\/attnscope\w*\.wasm$/.test(u)).map((u) => new URL(u).pathname)).toEqual(["/pkg/attnscope_relaxed_bg.wasm"]);
+  expectClean(watch);
+});
+
+test("a browser without relaxed SIMD loads the simd128 build, and both builds show the same translation and weights", async ({ page, watch }) => {
+  const view = async () => ({
+    translation: (await page.locator("#translation").textContent()).trim(),
+    encoder: (await readTable(page, heatmapName("encoder"))).values,
+  });
+  await openApp(page, "?stack=encoder");
+  const relaxed = await view();
+  await page.getByRole("radio", { name: "Cross-attention" }).check();
+  relaxed.cross = (await readTable(page, heatmapName("decoder_cross"))).values;
+  // what a browser without relaxed SIMD answers (www/js/runtime.js asks WebAssembly.validate)
+  await page.addInitScript(() => {
+    WebAssembly.validate = () => false;
+  });
+  const before = watch.requests.length;
+  await openApp(page, "?stack=encoder");
+  const wasm = watch.requests.slice(before).filter((u) => /\.wasm$/.test(u)).map((u) => new URL(u).pathname);
+  expect(wasm).toEqual(["/pkg/attnscope_bg.wasm"]);
+  const plain = await view();
+  await page.getByRole("radio", { name: "Cross-attention" }).check();
+  plain.cross = (await readTable(page, heatmapName("decoder_cross"))).values;
+  expect(plain.translation).toEqual(relaxed.translation);
+  expect(plain.translation.length).toBeGreaterThan(0);
+  for (const k of ["encoder", "cross"]) {
+    const a = plain[k].flat();
+    const b = relaxed[k].flat();
+    expect(a.length).toBeGreaterThan(0);
+    expect(a.length).toEqual(b.length);
+    // the tables show the weights rounded; fused multiply-adds move them by far less than that
+    expect(Math.max(...a.map((v, i) => Math.abs(v - b[i])))).toBeLessThanOrEqual(0.0011);
+  }
   expectClean(watch);
 });
 
