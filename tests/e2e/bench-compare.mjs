@@ -46,7 +46,7 @@ for (const f of [ONNX, IDS, "pkg/attnscope.js", "node_modules/onnxruntime-web/di
 
 // Only the files the benchmark needs, from the repository.
 const BASELINE = process.env.BENCH_BASELINE_PKG;
-const ALLOWED = { "/pkg/": "pkg/", "/ort/": "node_modules/onnxruntime-web/dist/", ...(BASELINE ? { "/base/": path.resolve(BASELINE) + "/" } : {}) };
+const ALLOWED = { "/pkg/": "pkg/", "/js/": "www/js/", "/ort/": "node_modules/onnxruntime-web/dist/", ...(BASELINE ? { "/base/": path.resolve(BASELINE) + "/" } : {}) };
 const FILES = { "/model.safetensors": MODEL, "/model.onnx": ONNX, "/ids.json": IDS };
 const server = http.createServer((req, res) => {
   const url = decodeURIComponent(req.url.split("?")[0]);
@@ -71,8 +71,11 @@ try {
 
   const result = await page.evaluate(
     async ({ RUNS, WARMUP, TOL, BASELINE }) => {
+      // the build of the engine the page loads in this browser (www/js/runtime.js)
+      const { wasmPath } = await import("/js/runtime.js");
+      const wasm = wasmPath(); // "pkg/attnscope_relaxed_bg.wasm" where relaxed SIMD runs
       const ours = await import("/pkg/attnscope.js");
-      await ours.default();
+      await ours.default({ module_or_path: `/${wasm}` });
       const ort = await import("/ort/ort.wasm.min.mjs");
       ort.env.wasm.wasmPaths = "/ort/";
       ort.env.wasm.numThreads = 1;
@@ -84,12 +87,14 @@ try {
       let base = null;
       if (BASELINE) {
         const old = await import("/base/attnscope.js");
-        await old.default();
+        const has = async (u) => (await fetch(u, { method: "HEAD" })).ok;
+        const oldWasm = `/base/${wasm.split("/").pop()}`;
+        await old.default(await has(oldWasm) ? { module_or_path: oldWasm } : undefined);
         base = new old.Lab(await bytes("/model.safetensors"));
       }
 
       const q = (s, p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
-      const out = { crossOriginIsolated, ortVersion: ort.env.versions?.web ?? "?", rows: [] };
+      const out = { wasm, crossOriginIsolated, ortVersion: ort.env.versions?.web ?? "?", rows: [] };
       for (const n of Object.keys(ids).map(Number).sort((a, b) => a - b)) {
         const src = Uint32Array.from(ids[n].src);
         const tgt = Uint32Array.from(ids[n].tgt);
@@ -151,7 +156,7 @@ try {
   );
 
   const f = (x) => x.toFixed(3);
-  console.log(`bench-compare: attnscope (pkg/) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
+  console.log(`bench-compare: attnscope (${result.wasm}) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
   console.log(`${WARMUP} warm-up + ${RUNS} interleaved rounds; ms: median (p95); ratio to onnxruntime-web: of the medians [median of per-round ratios]`);
   console.log("bare = Lab.logits (logits only), run = Lab.setIds + Lab.run (full trace as JS objects, encoder not cached), ort = onnxruntime-web, logits only");
   for (const r of result.rows) {
