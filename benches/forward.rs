@@ -10,7 +10,8 @@
 //!   flatters the generator and its softmax, so this one is optimistic;
 //! * greedy decoding of a 12-token source on the random model.
 //!
-//! Run: `cargo bench --bench forward -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench --bench forward -- --warm-up-time 1 --measurement-time 3` (glibc set to keep
+//! freed memory: see `keep_freed_memory`)
 //! (`ATTNSCOPE_MODEL=/path/model.safetensors` times another model file as `demo`)
 
 #[path = "../tests/support/random_model.rs"]
@@ -19,7 +20,7 @@ mod random_model;
 use std::hint::black_box;
 
 use attnscope::{greedy, Model, RunOptions};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, BenchmarkId, Criterion};
 use random_model::Spec;
 
 /// `n` ids spread over the vocabulary, skipping the 4 specials; `first` replaces id 0.
@@ -94,4 +95,25 @@ fn decode(c: &mut Criterion) {
 }
 
 criterion_group!(benches, demo, forward, decode);
-criterion_main!(benches);
+
+/// Keep freed memory in the process, as a program that runs pass after pass should: glibc
+/// otherwise hands the large `(T, V)` buffers of every trace back to the system and page-faults
+/// them in again on the next pass (`Model::forward` at 64 + 64: about 7 ms instead of 3.5).
+/// The same as `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=268435456`;
+/// `BENCH_GLIBC_DEFAULT=1` measures glibc's defaults instead.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if std::env::var_os("BENCH_GLIBC_DEFAULT").is_none() {
+        // SAFETY: plain allocator settings, made before any other thread exists.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 256 << 20);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
+        }
+    }
+}
+
+fn main() {
+    keep_freed_memory();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
