@@ -117,6 +117,8 @@ try {
   await page.goto(`${base}?bench&stack=${STACK}${process.env.BENCH_QUERY || ""}&s=${encodeURIComponent(SENTENCE)}`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
 
+  // cold start: a fresh browser context (nothing cached), navigation to the first translation
+  const firstTranslationMs = await page.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN));
   const shape = await page.evaluate(() => ({
     S: document.querySelectorAll("#tokens .chip:not(.chip-dropped)").length,
     T: Number(document.querySelector(".dec-slider").max),
@@ -190,6 +192,7 @@ try {
     targetTokens: shape.T,
     truncated: shape.dropped,
     headPanels: shape.heads,
+    firstTranslationMs,
     onScreen: visible,
     pointerMoves: MOVES,
     movesPerSecond: Math.round(MOVES / seconds),
