@@ -43,7 +43,7 @@ test-e2e: dist
 bench:
 	cargo bench --bench forward
 
-bench-page: build
+bench-page: dist
 	scripts/setup.sh browser
 	node tests/e2e/bench-drag.mjs
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Build the offline editions of the site from www/ and pkg/ (run scripts/build-wasm.sh first):
 //
-//   dist/                 the complete static site: pages, js, css, wasm, model and vectors.
+//   dist/                 the complete static site: pages, js (each page's modules also as one
+//                         bundle, js/lab.bundle.js and js/lesson.bundle.js), css, wasm, model
+//                         and vectors.
 //                         Works from any static host with no network under the strict CSP
 //                         `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'` (no inline
 //                         script, no eval). Each page gets <meta name="attnscope-sw">, which tells
@@ -48,6 +50,18 @@ rmSync(DIST, { recursive: true, force: true });
 cpSync(WWW, DIST, { recursive: true });
 mkdirSync(join(DIST, "pkg"), { recursive: true });
 for (const f of ENGINE) cpSync(join(PKG, f), join(DIST, "pkg", f));
+
+// Each page's JavaScript as one file (the modules stay beside it, for embeds and tests): a
+// browser otherwise fetches the ~40 modules of the lab one level of imports at a time. The
+// bundles sit in js/, where the modules that resolve URLs from import.meta.url live.
+const BUNDLES = { "index.html": ["js/main.js", "js/lab.bundle.js"], "lesson.html": ["js/lesson/main.js", "js/lesson.bundle.js"] };
+for (const [page, [entry, out]] of Object.entries(BUNDLES)) {
+  await build({ entryPoints: [join(DIST, entry)], outfile: join(DIST, out), bundle: true, format: "esm", minify: true, target: "es2022", logLevel: "warning" });
+  const html = readFileSync(join(DIST, page), "utf8");
+  const tag = `<script type="module" src="${entry}"></script>`;
+  if (!html.includes(tag)) fail(`${page} does not load ${entry} with ${tag}`);
+  writeFileSync(join(DIST, page), html.replace(tag, `<script type="module" src="${out}"></script>`));
+}
 
 const SW_META = '<meta name="attnscope-sw" content="sw.js">';
 const pages = walk(DIST).filter((f) => f.endsWith(".html"));

@@ -14,7 +14,7 @@
 //                          time per trace event (style, layout, paint, script, ...), in ms
 //   BENCH_WIDTH=1400 BENCH_HEIGHT=1000 ...   the viewport (default 1400 x 1000)
 //
-// Serves the page (scripts/serve.py), opens it with `?bench` and a 32-token source sentence,
+// Serves the built site (scripts/serve.py dist; `make bench-page` builds it), opens it with `?bench` and a 32-token source sentence,
 // keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
 // screen, then drags one W_Q cell up and down with scripted pointer moves. The page (main.js,
 // behind ?bench) stamps each pointermove it handles and, in the requestAnimationFrame callback
@@ -91,7 +91,9 @@ function mainThreadTime(trace) {
   return Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => [k, Math.round(v)]));
 }
 
-const server = spawn("python3", ["scripts/serve.py"], { cwd: ROOT, env: { ...process.env, PORT: String(PORT), QUIET: "1" }, stdio: ["ignore", "ignore", "inherit"] });
+// the built site, as `make serve` serves it (BENCH_ROOT=www: the development pages)
+const SITE = process.env.BENCH_ROOT || "dist";
+const server = spawn("python3", ["scripts/serve.py", SITE], { cwd: ROOT, env: { ...process.env, PORT: String(PORT), QUIET: "1" }, stdio: ["ignore", "ignore", "inherit"] });
 let browser;
 try {
   const base = `http://127.0.0.1:${PORT}/`;

@@ -14,7 +14,7 @@
 //   the translator) is named in `errors`, so a page can show everything that did load.
 // - `words`: also load the GloVe word vectors (`project`).
 
-import { ASSET, assetBytes, freshInstance, isPanic, wasmMemoryBytes } from "./runtime.js";
+import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } from "./runtime.js";
 
 export class EngineBroken extends Error {
   constructor() {
@@ -59,6 +59,8 @@ export class Engine {
 
   /** Fetch the assets, instantiate the module, build the Lab. Throws a readable Error unless tolerant. */
   async load() {
+    // the engine's fetch and compile (once per page) go on while the model downloads
+    warmUp();
     const [model, words] = await Promise.allSettled([cachedBytes(this.paths.model), this.paths.words ? cachedBytes(this.paths.words) : Promise.resolve(null)]);
     if (model.status === "fulfilled") this.bytes.model = model.value;
     else if (this.tolerant) this.errors.lab = reason(model.reason);

@@ -105,9 +105,15 @@ export async function freshInstance() {
   } else {
     url = new URL(GLUE, ROOT).href + (n === 0 ? "" : `?instance=${n}`);
   }
-  const mod = await import(url);
-  instances.set(mod, await mod.default({ module_or_path: await wasmModule() }));
+  const [mod, module] = await Promise.all([import(url), wasmModule()]);
+  instances.set(mod, await mod.default({ module_or_path: module }));
   return mod;
+}
+
+/** Start fetching and compiling the engine (and its glue) now; errors wait for freshInstance. */
+export function warmUp() {
+  wasmModule().catch(() => {});
+  if (inlined(GLUE) === null) import(new URL(GLUE, ROOT).href).catch(() => {});
 }
 
 const instances = new WeakMap(); // glue module -> its instance's exports
