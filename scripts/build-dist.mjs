@@ -159,9 +159,15 @@ const weigh = (list) => {
   const gz = bytes.reduce((a, b) => a + gzipSync(b, { level: 9 }).length, 0);
   return `${kb(raw)} (${kb(gz)} gzipped)`;
 };
-const code = files.filter((f) => /\.(html|js|css)$/.test(f) && !f.startsWith("examples/"));
+// what a page itself loads: its HTML, its stylesheets, its script (the bundle) and the glue
+const pageCode = (page) => {
+  const html = readFileSync(join(DIST, page), "utf8");
+  const refs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">|<script type="module" src="([^"]+)">/g)].map((m) => m[1] || m[2]);
+  return [page, ...refs, "pkg/attnscope.js"];
+};
 console.log(`build-dist: dist/ ${files.length} files, service worker ${version}`);
-console.log(`  pages, JS, CSS and wasm-bindgen glue: ${weigh(code)}`);
+console.log(`  lab: HTML, CSS, JS bundle and glue:   ${weigh(pageCode("index.html"))}`);
+console.log(`  lesson: HTML, CSS, JS bundle and glue: ${weigh(pageCode("lesson.html"))}`);
 console.log(`  engine pkg/attnscope_bg.wasm:         ${weigh(["pkg/attnscope_bg.wasm"])}`);
 console.log(`  or pkg/attnscope_relaxed_bg.wasm:     ${weigh(["pkg/attnscope_relaxed_bg.wasm"])} (where relaxed SIMD runs)`);
 console.log(`  demo model models/en-ko.safetensors:  ${weigh(["models/en-ko.safetensors"])}`);
