@@ -40,7 +40,7 @@ pub struct Linear {
 /// How the kernel writes `(n, d_out)`: nalgebra's column-major storage, or row by row (the
 /// order JavaScript and other runtimes hand out logits in).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
+enum Layout {
     /// Element `(i, j)` at `j * n + i`.
     ColumnMajor,
     /// Element `(i, j)` at `i * d_out + j`.

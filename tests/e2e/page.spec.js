@@ -49,6 +49,18 @@ test("a browser without relaxed SIMD loads the simd128 build, and both builds sh
   const plain = await view();
   await page.getByRole("radio", { name: "Cross-attention" }).check();
   plain.cross = (await readTable(page, heatmapName("decoder_cross"))).values;
+  // each file is the build it is named for (scripts/build-wasm.sh): the engine says which SIMD it was built with
+  const simd = await page.evaluate(async () => {
+    const model = new Uint8Array(await (await fetch("/models/en-ko.safetensors")).arrayBuffer());
+    const out = {};
+    for (const [name, file] of [["relaxed", "attnscope_relaxed_bg.wasm"], ["plain", "attnscope_bg.wasm"]]) {
+      const glue = await import(`/pkg/attnscope.js?probe=${name}`); // a fresh copy of the glue
+      await glue.default({ module_or_path: `/pkg/${file}` });
+      out[name] = new glue.Lab(model).info().simd;
+    }
+    return out;
+  });
+  expect(simd).toEqual({ relaxed: "relaxed-simd", plain: "simd128" });
   expect(plain.translation).toEqual(relaxed.translation);
   expect(plain.translation.length).toBeGreaterThan(0);
   for (const k of ["encoder", "cross"]) {

@@ -81,10 +81,7 @@ let compiled = null;
 /** The compiled engine module (fetched and compiled on the first call only). */
 export function wasmModule() {
   if (!compiled) {
-    const path = wasmPath();
-    // a server without the relaxed build (an older deployment) still serves the other one
-    const bytes = path === WASM ? assetBytes(WASM) : assetBytes(path).catch(() => assetBytes(WASM));
-    compiled = bytes.then((b) => WebAssembly.compile(b));
+    compiled = assetBytes(wasmPath()).then((bytes) => WebAssembly.compile(bytes));
     compiled.catch(() => {
       compiled = null; // let a later call retry
     });
@@ -98,22 +95,22 @@ let generation = 0;
 export async function freshInstance() {
   const n = generation;
   generation += 1;
-  const source = inlined(GLUE);
-  let url;
-  if (source !== null) {
-    url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-  } else {
-    url = new URL(GLUE, ROOT).href + (n === 0 ? "" : `?instance=${n}`);
-  }
-  const [mod, module] = await Promise.all([import(url), wasmModule()]);
+  const [mod, module] = await Promise.all([import(glueUrl(n)), wasmModule()]);
   instances.set(mod, await mod.default({ module_or_path: module }));
   return mod;
+}
+
+/** Where instance `n` imports the glue from: its own module URL, or a blob when inlined. */
+function glueUrl(n) {
+  const source = inlined(GLUE);
+  if (source !== null) return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  return new URL(GLUE, ROOT).href + (n === 0 ? "" : `?instance=${n}`);
 }
 
 /** Start fetching and compiling the engine (and its glue) now; errors wait for freshInstance. */
 export function warmUp() {
   wasmModule().catch(() => {});
-  if (inlined(GLUE) === null) import(new URL(GLUE, ROOT).href).catch(() => {});
+  if (inlined(GLUE) === null) import(glueUrl(0)).catch(() => {});
 }
 
 const instances = new WeakMap(); // glue module -> its instance's exports
