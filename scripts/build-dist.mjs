@@ -54,9 +54,10 @@ for (const f of ENGINE) cpSync(join(PKG, f), join(DIST, "pkg", f));
 // Each page's JavaScript as one file (the modules stay beside it, for embeds and tests): a
 // browser otherwise fetches the ~40 modules of the lab one level of imports at a time. The
 // bundles sit in js/, where the modules that resolve URLs from import.meta.url live.
+const ESBUILD = { bundle: true, format: "esm", minify: true, target: "es2022", logLevel: "warning" }; // also the single file's
 const BUNDLES = { "index.html": ["js/main.js", "js/lab.bundle.js"], "lesson.html": ["js/lesson/main.js", "js/lesson.bundle.js"] };
 for (const [page, [entry, out]] of Object.entries(BUNDLES)) {
-  await build({ entryPoints: [join(DIST, entry)], outfile: join(DIST, out), bundle: true, format: "esm", minify: true, target: "es2022", logLevel: "warning" });
+  await build({ ...ESBUILD, entryPoints: [join(DIST, entry)], outfile: join(DIST, out) });
   const html = readFileSync(join(DIST, page), "utf8");
   const tag = `<script type="module" src="${entry}"></script>`;
   if (!html.includes(tag)) fail(`${page} does not load ${entry} with ${tag}`);
@@ -112,12 +113,8 @@ const bundle = await build({
     resolveDir: ROOT,
     sourcefile: "single-file-entry.js",
   },
-  bundle: true,
-  format: "esm",
-  minify: true,
+  ...ESBUILD,
   write: false,
-  target: "es2022",
-  logLevel: "warning",
 });
 const script = bundle.outputFiles[0].text.replace(/<\/script/gi, "<\\/script");
 
