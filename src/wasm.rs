@@ -10,7 +10,9 @@
 //! the unchanged stages are the very objects an earlier result returned (treat every result as
 //! read-only). `trace.decoder.logits` and `.probs` of `run()`, `(T, V)` each and the largest
 //! part of a run, are computed when first read (enumerable getters; `JSON.stringify` and
-//! spreading read them as usual).
+//! spreading read them as usual). A frame of a drag asks for less: given a matrix maker,
+//! `run` and `runEncoder` leave the values of every matrix in wasm memory until the page reads
+//! them with [`Lab::matrix`] (see [`Lab::run`]; `www/js/engine.js` makes such matrices).
 //!
 //! ```js
 //! import init, { Lab } from "./pkg/attnscope.js";
@@ -20,6 +22,8 @@
 //! const { text, steps, trace } = lab.translate();   // greedy decoding + the full trace
 //! lab.setBlock("encoder", 0, 1, "q", edited);         // a W_Q block, (d_k, d_model) row-major
 //! const trace2 = lab.run();                           // same sentence, edited weights
+//! const frame = lab.run((rows, cols, key) => ({ rows, cols, key })); // values left in wasm:
+//! lab.matrix(frame.trace.encoder.memory.key);         // Float32Array, until a run replaces it
 //! lab.setOptions({ knockOut: ["e1h2", "c2h3"] });     // heads whose output becomes zeros
 //! const { heads, delta, ranking } = lab.headImportance(); // each head knocked out alone
 //! const vw = lab.valueWeighted("decoder_cross", 1);   // per head: ||w_ij v_j W_O^(h)||
@@ -55,10 +59,15 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// A [`Mat`] crosses to JavaScript as `{rows, cols, data: Float32Array}` (row-major).
+/// A [`Mat`] crosses to JavaScript as `{rows, cols, data: Float32Array}` (row-major), or, while
+/// [`Lab::run`] converts a stage for a frame, as whatever the page's matrix maker makes of
+/// `(rows, cols, key)` (see [`Framing`]).
 impl Serialize for Mat {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
+        use serde::ser::{Error, SerializeStruct};
+        if let Some(made) = FRAMING.with(|f| f.borrow_mut().as_mut().map(|f| f.make(self))) {
+            return Preserved(made.map_err(S::Error::custom)?).serialize(s);
+        }
         let data: JsValue = js_sys::Float32Array::from(self.row_major().as_slice()).into();
         let mut st = s.serialize_struct("Mat", 3)?;
         st.serialize_field("rows", &self.nrows())?;
@@ -404,17 +413,34 @@ impl Lab {
     /// Incremental: only the stages whose inputs changed since the last run are recomputed,
     /// and unchanged stages come back as the same JS objects; `trace.decoder.logits` and
     /// `.probs` are computed when first read (see the module docs).
-    pub fn run(&self) -> Result<JsValue, JsError> {
+    ///
+    /// With `matrix`, a function `(rows, cols, key) => object`, the run is a frame: each matrix
+    /// of a recomputed stage is what `matrix` makes, its values left in wasm memory until
+    /// [`Lab::matrix`]`(key)` copies them out (the page's maker does that on the first read of
+    /// `data`). A key reads only while its stage is current: a later run that recomputes the
+    /// stage makes it an error. Without `matrix` every matrix holds its copy, readable forever.
+    pub fn run(&self, matrix: Option<Function>) -> Result<JsValue, JsError> {
         let staged = self.staged()?;
         let mut shown = self.shown.borrow_mut();
+        let make = matrix.as_ref();
         let trace = obj(&[
             ("heads", staged.heads.into()),
-            ("encoder", shown.encoder(&staged.encoder)?),
-            ("decoder", shown.decoder(&staged.decoder, &self.model)?),
+            ("encoder", shown.encoder(&staged.encoder, make)?),
+            ("decoder", shown.decoder(&staged.decoder, &self.model, make)?),
         ])?;
         let tok = &self.model.tokenizer;
         let tokens: Vec<&str> = self.target.iter().map(|&t| tok.tgt_token(t)).collect();
         obj(&[("decoder_tokens", to_js(&tokens)?), ("trace", trace)])
+    }
+
+    /// The values of a frame's matrix (see [`Lab::run`]), row-major, while its stage is current.
+    pub fn matrix(&self, key: f64) -> Result<js_sys::Float32Array, JsError> {
+        let shown = self.shown.borrow();
+        let found = (key >= 0.0 && key.fract() == 0.0).then(|| shown.matrix(key as u64)).flatten();
+        let m = found.ok_or_else(|| {
+            JsError::new("this matrix belongs to an earlier run (a frame's matrices read only until the next run recomputes them)")
+        })?;
+        Ok(js_sys::Float32Array::from(m.row_major().as_slice()))
     }
 
     /// Make token ids the source and the decoder input, as [`Lab::setSource`] and
@@ -435,7 +461,7 @@ impl Lab {
         self.target = tgt.to_vec();
         self.translation.clear();
         *self.session.borrow_mut() = Session::new();
-        *self.shown.borrow_mut() = Shown::default();
+        self.shown.borrow_mut().restart();
         Ok(())
     }
 
@@ -449,13 +475,13 @@ impl Lab {
     /// The encoder alone over the current source with the current options and edits:
     /// `{heads, encoder}` (the `trace.encoder` of [`Lab::run`]). For redrawing encoder
     /// attention while an encoder W_Q/W_K cell is dragged, without running the decoder.
-    /// Incremental like [`Lab::run`].
+    /// Incremental like [`Lab::run`], and a frame like it when given `matrix`.
     #[wasm_bindgen(js_name = runEncoder)]
-    pub fn run_encoder(&self) -> Result<JsValue, JsError> {
+    pub fn run_encoder(&self, matrix: Option<Function>) -> Result<JsValue, JsError> {
         self.need_source()?;
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
         let encoder = self.session.borrow_mut().encode(&self.model, &self.source.ids, &self.opts).map_err(err)?;
-        let encoder = self.shown.borrow_mut().encoder(&encoder)?;
+        let encoder = self.shown.borrow_mut().encoder(&encoder, matrix.as_ref())?;
         obj(&[("heads", heads.into()), ("encoder", encoder)])
     }
 
@@ -596,73 +622,158 @@ fn js_err(e: JsValue) -> JsError {
     JsError::new(&e.as_string().unwrap_or_else(|| String::from("a JavaScript call failed")))
 }
 
+/// A frame's matrices ([`Lab::run`] given a matrix maker): while a stage is converted, each
+/// [`Mat`] becomes `make(rows, cols, key)` instead of a copy, and its address is kept, so that
+/// [`Lab::matrix`] can copy the values out when the page first reads them. A frame of a W_Q/W_K
+/// drag then copies only what it draws: at 64 tokens the whole trace is about 2.5 MB, and a new
+/// `Float32Array` costs the browser about as much per byte as the forward pass itself.
+struct Framing {
+    make: Function,
+    /// The key of the stage's first matrix; the next ones count on from it.
+    first: u64,
+    mats: Vec<*const Mat>,
+}
+
+impl Framing {
+    fn make(&mut self, m: &Mat) -> Result<JsValue, String> {
+        let key = self.first + self.mats.len() as u64;
+        self.mats.push(m);
+        let (rows, cols) = (m.nrows() as f64, m.ncols() as f64);
+        self.make
+            .call3(&JsValue::UNDEFINED, &rows.into(), &cols.into(), &(key as f64).into())
+            .map_err(|e| e.as_string().unwrap_or_else(|| String::from("the matrix maker failed")))
+    }
+}
+
+std::thread_local! {
+    /// Set only while [`Slot::get`] converts a stage for a frame (serde gives a
+    /// [`Serialize`] impl no other way to reach it).
+    static FRAMING: RefCell<Option<Framing>> = const { RefCell::new(None) };
+}
+
 /// One stage's JS object, kept while the stage is the same `Rc` (the session reused it).
-struct Slot<T>(Option<(Rc<T>, JsValue)>);
+struct Slot<T> {
+    /// The stage, its JS object, and whether that object holds copies (else frame matrices).
+    shown: Option<(Rc<T>, JsValue, bool)>,
+    /// The keys of the stage's frame matrices: `first + i` is `mats[i]`, an address inside the
+    /// stage `shown` holds. Dropped with that stage.
+    keys: Option<(u64, Vec<*const Mat>)>,
+}
 
 impl<T> Default for Slot<T> {
     fn default() -> Self {
-        Slot(None)
+        Slot { shown: None, keys: None }
     }
 }
 
 impl<T: Serialize> Slot<T> {
-    fn get(&mut self, stage: &Rc<T>) -> Result<JsValue, JsError> {
-        match &self.0 {
-            Some((seen, js)) if Rc::ptr_eq(seen, stage) => Ok(js.clone()),
-            _ => {
-                let js = to_js(&**stage)?;
-                self.0 = Some((Rc::clone(stage), js.clone()));
-                Ok(js)
+    /// The stage's JS object: copies (`make` = None), or frame matrices made by `make`, keyed
+    /// from `next_key` on. An object of copies serves a frame too.
+    fn get(&mut self, stage: &Rc<T>, make: Option<&Function>, next_key: &mut u64) -> Result<JsValue, JsError> {
+        if let Some((seen, js, copied)) = &self.shown {
+            if Rc::ptr_eq(seen, stage) {
+                if *copied || make.is_some() {
+                    return Ok(js.clone());
+                }
+            } else {
+                self.keys = None; // the matrices they name are about to go
             }
         }
+        let js = match make {
+            None => to_js(&**stage)?,
+            Some(make) => {
+                let framing = Framing { make: make.clone(), first: *next_key, mats: Vec::new() };
+                FRAMING.with(|f| *f.borrow_mut() = Some(framing));
+                let js = to_js(&**stage);
+                let framing = FRAMING.with(|f| f.borrow_mut().take()).ok_or_else(|| JsError::new("framing lost"))?;
+                let js = js?;
+                *next_key += framing.mats.len() as u64;
+                self.keys = Some((framing.first, framing.mats));
+                js
+            }
+        };
+        self.shown = Some((Rc::clone(stage), js.clone(), make.is_none()));
+        Ok(js)
+    }
+
+    /// The frame matrix with this key, if it belongs to this slot's current stage.
+    fn matrix(&self, key: u64) -> Option<&Mat> {
+        let (first, mats) = self.keys.as_ref()?;
+        let ptr = *mats.get(usize::try_from(key.checked_sub(*first)?).ok()?)?;
+        // SAFETY: `ptr` was taken from `&Mat` inside the stage `self.shown` holds an `Rc` of
+        // (the keys are dropped before that `Rc` is replaced). A stage is never mutated while
+        // shared, so the matrix is alive and unchanged for as long as `&self` is borrowed.
+        Some(unsafe { &*ptr })
     }
 }
 
 /// The JS objects of the last results' stages, so that a run converts only recomputed stages,
-/// and the whole `encoder` / `decoder` objects when every stage in them is unchanged.
+/// and the whole `encoder` / `decoder` objects when every stage in them is unchanged (with
+/// whether those objects hold copies).
 #[derive(Default)]
 struct Shown {
+    /// The next frame matrix's key: never reused by a [`Lab`], so a stale key cannot name
+    /// another matrix.
+    next_key: u64,
     enc_embed: Slot<EmbeddingTrace>,
     enc_layers: Vec<Slot<EncoderLayerTrace>>,
     memory: Slot<Mat>,
-    encoder: Option<(StagedEncoder, JsValue)>,
+    encoder: Option<(StagedEncoder, JsValue, bool)>,
     dec_embed: Slot<EmbeddingTrace>,
     dec_layers: Vec<[Slot<Residual<AttentionTrace>>; 2]>,
     dec_ffn: Vec<Slot<Residual<FfnTrace>>>,
     output: Slot<Mat>,
-    decoder: Option<(StagedDecoder, JsValue)>,
+    decoder: Option<(StagedDecoder, JsValue, bool)>,
 }
 
 impl Shown {
+    /// Forget every stage (the keys go on counting).
+    fn restart(&mut self) {
+        *self = Shown { next_key: self.next_key, ..Shown::default() };
+    }
+
+    /// The frame matrix with this key, while its stage is the current one.
+    fn matrix(&self, key: u64) -> Option<&Mat> {
+        self.enc_embed
+            .matrix(key)
+            .or_else(|| self.enc_layers.iter().find_map(|s| s.matrix(key)))
+            .or_else(|| self.memory.matrix(key))
+            .or_else(|| self.dec_embed.matrix(key))
+            .or_else(|| self.dec_layers.iter().flatten().find_map(|s| s.matrix(key)))
+            .or_else(|| self.dec_ffn.iter().find_map(|s| s.matrix(key)))
+            .or_else(|| self.output.matrix(key))
+    }
+
     /// `{embed, layers, memory}`, as `EncoderTrace` serialises.
-    fn encoder(&mut self, enc: &StagedEncoder) -> Result<JsValue, JsError> {
-        if let Some((seen, js)) = &self.encoder {
+    fn encoder(&mut self, enc: &StagedEncoder, make: Option<&Function>) -> Result<JsValue, JsError> {
+        if let Some((seen, js, copied)) = &self.encoder {
             let same = Rc::ptr_eq(&seen.embed, &enc.embed)
                 && Rc::ptr_eq(&seen.memory, &enc.memory)
                 && seen.layers.len() == enc.layers.len()
                 && seen.layers.iter().zip(&enc.layers).all(|(a, b)| Rc::ptr_eq(a, b));
-            if same {
+            if same && (*copied || make.is_some()) {
                 return Ok(js.clone());
             }
         }
+        let key = &mut self.next_key;
         self.enc_layers.resize_with(enc.layers.len(), Slot::default);
         let layers = Array::new();
         for (slot, layer) in self.enc_layers.iter_mut().zip(&enc.layers) {
-            layers.push(&slot.get(layer)?);
+            layers.push(&slot.get(layer, make, key)?);
         }
         let js = obj(&[
-            ("embed", self.enc_embed.get(&enc.embed)?),
+            ("embed", self.enc_embed.get(&enc.embed, make, key)?),
             ("layers", layers.into()),
-            ("memory", self.memory.get(&enc.memory)?),
+            ("memory", self.memory.get(&enc.memory, make, key)?),
         ])?;
-        self.encoder = Some((enc.clone(), js.clone()));
+        self.encoder = Some((enc.clone(), js.clone(), make.is_none()));
         Ok(js)
     }
 
     /// `{embed, layers, output, logits, probs}`, as `DecoderTrace` serialises, with `logits`
     /// and `probs` as getters that run the generator on first read ([`Generated`]).
-    fn decoder(&mut self, dec: &StagedDecoder, model: &Rc<Model>) -> Result<JsValue, JsError> {
-        if let Some((seen, js)) = &self.decoder {
+    fn decoder(&mut self, dec: &StagedDecoder, model: &Rc<Model>, make: Option<&Function>) -> Result<JsValue, JsError> {
+        if let Some((seen, js, copied)) = &self.decoder {
             let same = Rc::ptr_eq(&seen.embed, &dec.embed)
                 && Rc::ptr_eq(&seen.output, &dec.output)
                 && seen.layers.len() == dec.layers.len()
@@ -671,24 +782,25 @@ impl Shown {
                         && Rc::ptr_eq(&a.cross_attn, &b.cross_attn)
                         && Rc::ptr_eq(&a.ffn, &b.ffn)
                 });
-            if same {
+            if same && (*copied || make.is_some()) {
                 return Ok(js.clone());
             }
         }
+        let key = &mut self.next_key;
         self.dec_layers.resize_with(dec.layers.len(), Default::default);
         self.dec_ffn.resize_with(dec.layers.len(), Slot::default);
         let layers = Array::new();
         for ((slots, ffn), layer) in self.dec_layers.iter_mut().zip(self.dec_ffn.iter_mut()).zip(&dec.layers) {
             layers.push(&obj(&[
-                ("self_attn", slots[0].get(&layer.self_attn)?),
-                ("cross_attn", slots[1].get(&layer.cross_attn)?),
-                ("ffn", ffn.get(&layer.ffn)?),
+                ("self_attn", slots[0].get(&layer.self_attn, make, key)?),
+                ("cross_attn", slots[1].get(&layer.cross_attn, make, key)?),
+                ("ffn", ffn.get(&layer.ffn, make, key)?),
             ])?);
         }
         let js = obj(&[
-            ("embed", self.dec_embed.get(&dec.embed)?),
+            ("embed", self.dec_embed.get(&dec.embed, make, key)?),
             ("layers", layers.into()),
-            ("output", self.output.get(&dec.output)?),
+            ("output", self.output.get(&dec.output, make, key)?),
         ])?;
         let generated: JsValue =
             Generated { model: Rc::clone(model), output: Some(Rc::clone(&dec.output)), made: None }.into();
@@ -708,7 +820,7 @@ impl Shown {
                 descriptor.unchecked_ref::<Object>(),
             );
         }
-        self.decoder = Some((dec.clone(), js.clone()));
+        self.decoder = Some((dec.clone(), js.clone(), make.is_none()));
         Ok(js)
     }
 }

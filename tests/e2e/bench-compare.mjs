@@ -16,6 +16,9 @@
 //   run    Lab.setIds(src, tgt) + Lab.run(): a forward pass with the full trace built as JS
 //          objects, the encoder cache cleared (what the page pays when the sentence or an
 //          encoder weight changes)
+//   frame  the same as a frame of a drag (Lab.run given the page's matrix maker, engine.js),
+//          then every head's weights, logits, values and output read (more than any frame
+//          draws: the all-heads grid reads the weights of one stack, the selected head the rest)
 //   ort    onnxruntime-web (wasm, SIMD, 1 thread) InferenceSession.run: logits only
 // with BENCH_WARMUP warm-up rounds (20) then BENCH_RUNS rounds (200), the three engines
 // interleaved in each round (the order rotates). Before timing, the logits of `bare` and
@@ -73,6 +76,7 @@ try {
     async ({ RUNS, WARMUP, TOL, BASELINE }) => {
       // the build of the engine the page loads in this browser (www/js/runtime.js)
       const { wasmPath } = await import("/js/runtime.js");
+      const { frameMatrixMaker } = await import("/js/engine.js");
       const wasm = wasmPath(); // "pkg/attnscope_relaxed_bg.wasm" where relaxed SIMD runs
       const ours = await import("/pkg/attnscope.js");
       await ours.default({ module_or_path: `/${wasm}` });
@@ -82,6 +86,7 @@ try {
       ort.env.wasm.simd = true;
       const bytes = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
       const lab = new ours.Lab(await bytes("/model.safetensors"));
+      const maker = frameMatrixMaker({ lab, guarded: (f) => f() }, lab);
       const session = await ort.InferenceSession.create(await bytes("/model.onnx"), { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
       const ids = await (await fetch("/ids.json")).json();
       let base = null;
@@ -107,6 +112,14 @@ try {
           run: async () => {
             lab.setIds(src, tgt);
             return lab.run();
+          },
+          frame: async () => {
+            lab.setIds(src, tgt);
+            const { trace } = lab.run(maker);
+            let n = 0;
+            const attentions = [...trace.encoder.layers.map((l) => l.self_attn), ...trace.decoder.layers.flatMap((l) => [l.self_attn, l.cross_attn])];
+            for (const a of attentions) for (const h of a.sublayer.heads) n += h.weights.data.length + h.logits.data.length + h.v.data.length + h.output.data.length;
+            return n;
           },
           ort: async () => (await session.run(feeds())).logits.data,
         };
@@ -158,7 +171,7 @@ try {
   const f = (x) => x.toFixed(3);
   console.log(`bench-compare: attnscope (${result.wasm}) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
   console.log(`${WARMUP} warm-up + ${RUNS} interleaved rounds; ms: median (p95); ratio to onnxruntime-web: of the medians [median of per-round ratios]`);
-  console.log("bare = Lab.logits (logits only), run = Lab.setIds + Lab.run (full trace as JS objects, encoder not cached), ort = onnxruntime-web, logits only");
+  console.log("bare = Lab.logits (logits only), run = Lab.setIds + Lab.run (full trace as JS objects, encoder not cached), frame = the same as a drag frame, every head's weights, logits, v and output read, ort = onnxruntime-web, logits only");
   for (const r of result.rows) {
     console.log(`${r.tokens} tokens, logits ${r.logits}, max |attnscope - ort| = ${r.maxAbsDiff.toExponential(1)}`);
     for (const k of Object.keys(r).filter((k) => r[k] && r[k].median !== undefined)) {

@@ -71,7 +71,7 @@ fn source_reports_unknown_words_and_truncation() {
 
 #[wasm_bindgen_test]
 fn run_before_a_sentence_is_an_error() {
-    assert!(Lab::new(MODEL).unwrap().run().is_err());
+    assert!(Lab::new(MODEL).unwrap().run(None).is_err());
 }
 
 #[wasm_bindgen_test]
@@ -96,7 +96,7 @@ fn decoder_mask_zeroes_the_upper_triangle_and_turning_it_off_does_not() {
     lab.set_source("w4 w5 w6 w7 w8 w9 w4 w5").unwrap();
     lab.translate().unwrap();
     let upper = |lab: &Lab| {
-        let out = lab.run().unwrap();
+        let out = lab.run(None).unwrap();
         let (t, _, w) = mat(&out, "trace.decoder.layers.0.self_attn.sublayer.heads.0.weights");
         (0..t).flat_map(|i| ((i + 1)..t).map(move |j| (i, j))).map(|(i, j)| w[i * t + j]).collect::<Vec<f32>>()
     };
@@ -125,7 +125,7 @@ fn heads_must_divide_d_model_and_change_the_head_count() {
     };
     assert!(lab.set_options(heads(3)).is_err(), "3 does not divide 8");
     lab.set_options(heads(4)).unwrap();
-    let out = lab.run().unwrap();
+    let out = lab.run(None).unwrap();
     assert_eq!(Array::from(&get(&out, "trace.encoder.layers.0.self_attn.sublayer.heads")).length(), 4);
 }
 
@@ -133,7 +133,8 @@ fn heads_must_divide_d_model_and_change_the_head_count() {
 fn editing_a_query_block_changes_the_weights_and_reset_restores_them() {
     let mut lab = lab();
     lab.translate().unwrap();
-    let weights = |lab: &Lab| mat(&lab.run().unwrap(), "trace.encoder.layers.0.self_attn.sublayer.heads.1.weights").2;
+    let weights =
+        |lab: &Lab| mat(&lab.run(None).unwrap(), "trace.encoder.layers.0.self_attn.sublayer.heads.1.weights").2;
     let before = weights(&lab);
     let (rows, cols, mut block) = mat(&lab.block("encoder", 0, 1, "q").unwrap(), "");
     assert_eq!((rows, cols), (4, 8), "(d_k, d_model) with 2 heads of 4");
@@ -273,7 +274,7 @@ fn tokenize_reports_unknown_words_without_changing_the_sentence() {
     // the lab still holds "w4 w5 w6 w7 w8"
     let after = lab.translate().unwrap();
     assert_eq!(get(&after, "text").as_string(), get(&before, "text").as_string());
-    assert_eq!(mat(&lab.run().unwrap(), "trace.encoder.memory").0, 5);
+    assert_eq!(mat(&lab.run(None).unwrap(), "trace.encoder.memory").0, 5);
 }
 
 #[wasm_bindgen_test]
@@ -363,10 +364,10 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
         }
         if step % 4 == 3 {
             // the encoder alone, as the page asks while an encoder cell is dragged
-            let encoder = lab.run_encoder().unwrap();
+            let encoder = lab.run_encoder(None).unwrap();
             assert_eq!(num(&encoder, "heads") as u32, heads);
         }
-        let out = lab.run().unwrap();
+        let out = lab.run(None).unwrap();
         let src: Vec<u32> = js_sys::Uint32Array::new(&get(&out, "trace.encoder.embed.ids")).to_vec();
         let tgt: Vec<u32> = js_sys::Uint32Array::new(&get(&out, "trace.decoder.embed.ids")).to_vec();
         let mut fresh = Lab::new(MODEL).unwrap();
@@ -377,7 +378,7 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
             fresh.set_block(stack, 0, *head, m, block).unwrap();
         }
         fresh.set_ids(&src, &tgt).unwrap();
-        let reference = fresh.run().unwrap();
+        let reference = fresh.run(None).unwrap();
         assert_eq!(json(&get(&out, "trace")), json(&get(&reference, "trace")), "after step {step}");
         assert_eq!(mat(&out, "trace.decoder.probs").0, tgt.len(), "probs is read on demand");
     }
@@ -387,11 +388,11 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
 fn a_decoder_edit_returns_the_same_encoder_object_and_the_logits_on_demand() {
     let mut lab = lab();
     lab.translate().unwrap();
-    let a = lab.run().unwrap();
+    let a = lab.run(None).unwrap();
     let mut block = mat(&lab.block("decoder_cross", 0, 1, "q").unwrap(), "").2;
     block[0] += 1.0;
     lab.set_block("decoder_cross", 0, 1, "q", &block).unwrap();
-    let b = lab.run().unwrap();
+    let b = lab.run(None).unwrap();
     assert!(js_sys::Object::is(&get(&a, "trace.encoder"), &get(&b, "trace.encoder")), "the encoder is reused");
     let self_attn = "trace.decoder.layers.0.self_attn";
     assert!(js_sys::Object::is(&get(&a, self_attn), &get(&b, self_attn)), "so is the self-attention before the edit");
@@ -420,10 +421,10 @@ fn strings(v: &JsValue) -> Vec<String> {
 fn knocking_out_heads_changes_the_run_and_restoring_brings_back_the_same_numbers() {
     let mut lab = lab();
     lab.translate().unwrap();
-    let before = json(&get(&lab.run().unwrap(), "trace"));
+    let before = json(&get(&lab.run(None).unwrap(), "trace"));
     lab.set_options(knock_out_js(&["c1h2", "e1h1"])).unwrap();
     assert_eq!(strings(&lab.knocked_out().unwrap()), ["e1h1", "c1h2"], "sorted, 1-based names");
-    let out = lab.run().unwrap();
+    let out = lab.run(None).unwrap();
     assert_eq!(get(&out, "trace.encoder.layers.0.self_attn.sublayer.heads.0.knocked_out"), JsValue::TRUE);
     assert_eq!(get(&out, "trace.encoder.layers.0.self_attn.sublayer.heads.1.knocked_out"), JsValue::FALSE);
     assert_eq!(get(&out, "trace.decoder.layers.0.cross_attn.sublayer.heads.1.knocked_out"), JsValue::TRUE);
@@ -440,7 +441,7 @@ fn knocking_out_heads_changes_the_run_and_restoring_brings_back_the_same_numbers
     lab.set_options(knock_out_js(&[] as &[&str])).unwrap();
     let plain = lab.translate().unwrap();
     assert_ne!(json(&get(&knocked, "steps")), json(&get(&plain, "steps")));
-    assert_eq!(json(&get(&lab.run().unwrap(), "trace")), before, "restored: the very numbers");
+    assert_eq!(json(&get(&lab.run(None).unwrap(), "trace")), before, "restored: the very numbers");
     // a new head count clears the knock-outs, unless given with it; the count in force does not
     lab.set_options(knock_out_js(&["s1h2"])).unwrap();
     let o = js_sys::Object::new();
@@ -483,7 +484,7 @@ fn head_importance_ranks_every_head_with_typed_arrays() {
 fn value_weighted_and_rollout_come_as_matrices_of_the_run() {
     let mut lab = lab();
     lab.translate().unwrap();
-    let run = lab.run().unwrap();
+    let run = lab.run(None).unwrap();
     let t = js_sys::Uint32Array::new(&get(&run, "trace.decoder.embed.ids")).length() as usize;
     let vw = lab.value_weighted("decoder_cross", 0).unwrap();
     assert_eq!(Array::from(&vw).length(), 2, "one per head");
@@ -511,4 +512,99 @@ fn value_weighted_and_rollout_come_as_matrices_of_the_run() {
         let sum: f32 = tt[i * t..(i + 1) * t].iter().sum::<f32>() + ts[i * 5..(i + 1) * 5].iter().sum::<f32>();
         assert!((sum - 1.0).abs() < 1e-5, "row {i} sums to {sum}");
     }
+}
+
+/// A matrix maker for a frame (`Lab::run(Some(..))`): `(rows, cols, key) => ({rows, cols, key})`.
+fn frame_maker() -> js_sys::Function {
+    js_sys::Function::new_with_args("rows, cols, key", "return { rows, cols, key };")
+}
+
+/// Every `{rows, cols, key}` under `v`, by path (`decoder.logits` and `.probs` left out: made
+/// on demand, not by the frame).
+fn frame_matrices(v: &JsValue, path: &str, out: &mut Vec<(String, JsValue)>) {
+    if Reflect::has(v, &"key".into()).unwrap_or(false) {
+        out.push((path.to_string(), v.clone()));
+        return;
+    }
+    if Array::is_array(v) {
+        for (i, x) in Array::from(v).iter().enumerate() {
+            frame_matrices(&x, &format!("{path}.{i}"), out);
+        }
+    } else if v.is_object() && !v.is_instance_of::<js_sys::Uint32Array>() {
+        for k in js_sys::Object::keys(v.unchecked_ref::<js_sys::Object>()).iter() {
+            let k = k.as_string().unwrap();
+            if !(path == "decoder" && (k == "logits" || k == "probs")) {
+                frame_matrices(&get(v, &k), &format!("{path}.{k}").trim_start_matches('.').to_string(), out);
+            }
+        }
+    }
+}
+
+fn read_frame(lab: &Lab, v: &JsValue) -> Result<Vec<f32>, String> {
+    lab.matrix(num(v, "key")).map(|a| a.to_vec()).map_err(|e| get(&JsValue::from(e), "message").as_string().unwrap())
+}
+
+#[wasm_bindgen_test]
+fn a_frame_leaves_every_matrix_in_wasm_until_read_and_only_while_its_stage_is_current() {
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let mut copies = translated_lab();
+    let reference = copies.run(None).unwrap();
+    let frame = lab.run(Some(frame_maker())).unwrap();
+    let mut mats = Vec::new();
+    frame_matrices(&get(&frame, "trace"), "", &mut mats);
+    // two embeddings of 3; one encoder layer: attention (2 heads x 7, concat, output, sum,
+    // norm) and FFN (hidden, output, sum, norm); the memory; one decoder layer: two attentions
+    // and the FFN; the decoder output
+    assert_eq!(mats.len(), 3 + 22 + 1 + 3 + 40 + 1, "{:?}", mats.iter().map(|m| &m.0).collect::<Vec<_>>());
+    for (path, m) in &mats {
+        assert!(!Reflect::has(m, &"data".into()).unwrap(), "{path}: no copy made");
+        let (rows, cols, data) = mat(&get(&reference, "trace"), path);
+        assert_eq!((num(m, "rows") as usize, num(m, "cols") as usize), (rows, cols), "{path}");
+        assert_eq!(read_frame(&lab, m).unwrap(), data, "{path}: the values a copying run gives");
+    }
+    // an edit in the decoder's cross-attention: the stages before it stay readable, the
+    // recomputed ones' old keys do not, and the new frame reads the new values
+    let mut block = mat(&lab.block("decoder_cross", 0, 1, "q").unwrap(), "").2;
+    block[0] += 1.0;
+    lab.set_block("decoder_cross", 0, 1, "q", &block).unwrap();
+    copies.set_block("decoder_cross", 0, 1, "q", &block).unwrap();
+    let next = lab.run(Some(frame_maker())).unwrap();
+    let kept = "trace.decoder.layers.0.self_attn.sublayer.heads.0.weights";
+    let redone = "trace.decoder.layers.0.cross_attn.sublayer.heads.1.weights";
+    assert!(js_sys::Object::is(&get(&frame, kept), &get(&next, kept)), "the same object");
+    assert!(read_frame(&lab, &get(&frame, "trace.encoder.memory")).is_ok());
+    assert!(read_frame(&lab, &get(&frame, kept)).is_ok());
+    let stale = read_frame(&lab, &get(&frame, redone)).unwrap_err();
+    assert!(stale.contains("earlier run"), "{stale}");
+    let reference = copies.run(None).unwrap();
+    assert_eq!(read_frame(&lab, &get(&next, redone)).unwrap(), mat(&reference, redone).2);
+    assert_ne!(num(&get(&next, redone), "key"), num(&get(&frame, redone), "key"), "keys are never reused");
+    // a copying run after a frame copies, even where nothing changed
+    assert_eq!(mat(&lab.run(None).unwrap(), kept).2, mat(&reference, kept).2);
+    // and when it recomputes a stage, that stage's frame keys go with it
+    block[1] += 1.0;
+    lab.set_block("decoder_cross", 0, 1, "q", &block).unwrap();
+    lab.run(None).unwrap();
+    assert!(read_frame(&lab, &get(&next, redone)).is_err(), "a copying run made the frame key stale");
+    assert!(read_frame(&lab, &get(&next, kept)).is_ok());
+    // a new sentence: every old key is stale, and no new key repeats one
+    let old: Vec<f64> = mats.iter().map(|(_, m)| num(m, "key")).collect();
+    lab.set_source("w9 w8 w7").unwrap();
+    lab.translate().unwrap();
+    let third = lab.run(Some(frame_maker())).unwrap();
+    let mut now = Vec::new();
+    frame_matrices(&get(&third, "trace"), "", &mut now);
+    assert!(now.iter().all(|(_, m)| !old.contains(&num(m, "key"))));
+    assert!(mats.iter().filter(|(p, _)| p.starts_with("encoder")).all(|(_, m)| read_frame(&lab, m).is_err()));
+    for bogus in [-1.0, 0.5, f64::NAN, f64::INFINITY, 1e300] {
+        assert!(lab.matrix(bogus).is_err(), "key {bogus}");
+    }
+}
+
+/// A second lab on the sentence of `lab()`, translated.
+fn translated_lab() -> Lab {
+    let mut lab = lab();
+    lab.translate().unwrap();
+    lab
 }

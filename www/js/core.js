@@ -122,16 +122,18 @@ export function translateRun(engine, sentence, { withPair = false, lastGood = nu
 /**
  * Send the edited blocks of one head (`pending`: Map matrix -> values) and run the model once.
  * When an encoder head is edited only the encoder runs (nothing needing the decoder is live);
- * `cur.decoderStale` then says the decoder half of `cur.trace` is old (see syncDecoder).
+ * `cur.decoderStale` then says the decoder half of `cur.trace` is old (see syncDecoder). The run
+ * is a frame (engine.js): the views copy out only the matrices they draw, and `cur.trace` reads
+ * until the next run recomputes its stages (every caller then replaces it).
  */
 export function runBlocks(engine, cur, { stack, layer, head }, pending) {
   for (const [m, values] of pending) engine.setBlock(stack, layer, head, m, values);
   if (stack === "encoder" && engine.canRunEncoder) {
-    const out = engine.runEncoder();
+    const out = engine.runEncoder({ frame: true });
     cur.trace = { ...cur.trace, heads: out.heads, encoder: out.encoder };
     cur.decoderStale = true;
   } else {
-    cur.trace = engine.run().trace;
+    cur.trace = engine.run({ frame: true }).trace;
     cur.decoderStale = false;
   }
 }
@@ -139,7 +141,7 @@ export function runBlocks(engine, cur, { stack, layer, head }, pending) {
 /** After encoder-only runs: run the whole model once so that the decoder views are current. */
 export function syncDecoder(engine, cur) {
   if (cur?.decoderStale && engine && !engine.broken) {
-    const out = engine.run();
+    const out = engine.run({ frame: true });
     cur.trace = out.trace;
     cur.decoderStale = false;
   }

@@ -34,6 +34,29 @@ function cachedBytes(path) {
   return assetCache.get(path);
 }
 
+/**
+ * The matrix maker of a frame (Lab.run's argument): `{rows, cols, key}` whose `data`
+ * (row-major Float32Array) is copied out of this engine's wasm memory on first read, then kept
+ * as an own property. A key belongs to one Lab: after a restart (recover) it reads nothing.
+ */
+export function frameMatrixMaker(engine, lab) {
+  class FrameMatrix {
+    constructor(rows, cols, key) {
+      this.rows = rows;
+      this.cols = cols;
+      this.key = key;
+    }
+
+    get data() {
+      if (engine.lab !== lab) throw new Error("this matrix belongs to an engine that has since restarted");
+      const data = engine.guarded(() => lab.matrix(this.key));
+      Object.defineProperty(this, "data", { value: data, enumerable: true });
+      return data;
+    }
+  }
+  return (rows, cols, key) => new FrameMatrix(rows, cols, key);
+}
+
 function reason(e) {
   return e && e.message ? e.message : String(e);
 }
@@ -46,6 +69,7 @@ export class Engine {
     this.lab = null;
     this.words = null;
     this.info = null; // the model's description (Lab.info()), once loaded
+    this.frameMatrix = null; // the matrix maker of a frame (`run({frame: true})`)
     this.broken = false;
     this.bytes = { model: null, words: null };
     this.errors = { wasm: null, words: null, lab: null };
@@ -92,6 +116,7 @@ export class Engine {
     if (this.bytes.model) {
       try {
         this.lab = new this.mod.Lab(this.bytes.model);
+        this.frameMatrix = frameMatrixMaker(this, this.lab);
         this.info = this.lab.info();
         this.errors.lab = null;
       } catch (e) {
@@ -182,8 +207,14 @@ export class Engine {
     return this.call((l) => (typeof l.tokenize === "function" ? l.tokenize(text) : null));
   }
 
-  run() {
-    return this.call((l) => l.run());
+  /**
+   * One forward pass (Lab.run). With `frame`, for a frame of a drag: each matrix of a recomputed
+   * stage copies its values out of wasm memory when its `data` is first read, so a frame pays
+   * only for what it draws. Read a frame's matrices before the next run: once a later run has
+   * recomputed their stage, reading them throws (never an old number).
+   */
+  run({ frame = false } = {}) {
+    return this.call((l) => l.run(frame ? this.frameMatrix : undefined));
   }
 
   /** Whether the module has `runEncoder` (the encoder alone; older builds do not). */
@@ -191,8 +222,9 @@ export class Engine {
     return !!this.lab && typeof this.lab.runEncoder === "function";
   }
 
-  runEncoder() {
-    return this.call((l) => l.runEncoder());
+  /** The encoder alone (Lab.runEncoder); `frame` as for `run`. */
+  runEncoder({ frame = false } = {}) {
+    return this.call((l) => l.runEncoder(frame ? this.frameMatrix : undefined));
   }
 
   block(stack, layer, head, m) {
