@@ -22,6 +22,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Range;
 
+use crate::attention::softmax_rows;
 use crate::config::RunOptions;
 use crate::model::Model;
 use crate::tokenizer::Tokenizer;
@@ -170,10 +171,12 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
     let mut printed: Vec<Printed> = Vec::new(); // what each generated token prints as
     let never: Vec<u32> = [Some(model.tokenizer.bos), model.tokenizer.pad()].into_iter().flatten().collect();
     loop {
-        let dec = model.decode(&tgt, &encoder, opts)?;
-        let last = dec.probs.nrows() - 1;
-        let probs = dec.probs.row_vec(last);
-        let cross: Vec<Mat> = dec
+        let body = model.decode_body(&tgt, &encoder, opts)?;
+        let last = body.output.nrows() - 1;
+        // this step needs the last row's distribution only: (1, d_model) -> (1, V)
+        let logits = model.generate(&Mat(body.output.rows(last, 1).into_owned()))?;
+        let probs = softmax_rows(&logits).as_slice().to_vec(); // one row: storage order is column order
+        let cross: Vec<Mat> = body
             .layers
             .iter()
             .map(|l| {
@@ -192,7 +195,8 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
         steps.push(Step { token, probs, cross, copy, blocked });
         if token == model.tokenizer.eos || steps.len() >= max_steps {
             let tokens = steps.iter().map(|s| s.token).collect();
-            return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder: dec } });
+            let decoder = model.finish_decode(body)?; // the trace's (T, V), once
+            return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder } });
         }
         tgt.push(token);
     }

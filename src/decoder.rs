@@ -13,7 +13,7 @@ use crate::feed_forward::FeedForward;
 use crate::linear::Linear;
 use crate::norm::{add_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
-use crate::trace::{AttentionTrace, DecoderLayerTrace, DecoderTrace, FfnTrace, Mat, Residual};
+use crate::trace::{AttentionTrace, DecoderLayerTrace, DecoderTrace, EmbeddingTrace, FfnTrace, Mat, Residual};
 
 /// `torch.nn.TransformerDecoderLayer`.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,10 +84,27 @@ impl DecoderLayer {
     }
 }
 
+/// A decoder pass up to the generator: what [`Decoder::forward`] traces before the logits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecoderBody {
+    /// Target embeddings.
+    pub embed: EmbeddingTrace,
+    /// One entry per decoder layer.
+    pub layers: Vec<DecoderLayerTrace>,
+    /// Last layer output after the final LayerNorm, `(T, d_model)`.
+    pub output: Mat,
+}
+
 impl Decoder {
     /// Target ids `(T)` and the memory `(S, d_model)` -> every intermediate, ending in the
     /// next-token probabilities `(T, V)`.
     pub fn forward(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderTrace {
+        self.generate(self.body(tgt, memory, h, opts))
+    }
+
+    /// [`Decoder::forward`] without the generator: greedy decoding needs only the last row's
+    /// logits at each step, and the `(T, V)` product is most of a short pass.
+    pub fn body(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderBody {
         let embed = self.embed.forward(tgt, opts.positional);
         let mut y: DMatrix<f32> = embed.input.0.clone(); // (T, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
@@ -100,10 +117,16 @@ impl Decoder {
             y = ffn.output().0.clone();
             layers.push(DecoderLayerTrace { self_attn, cross_attn, ffn });
         }
-        let output = self.norm.forward(&y); // (T, d_model)
+        let output = Mat(self.norm.forward(&y)); // (T, d_model)
+        DecoderBody { embed, layers, output }
+    }
+
+    /// The generator over a body's output: logits `(T, V)` and their row softmax.
+    pub fn generate(&self, body: DecoderBody) -> DecoderTrace {
+        let DecoderBody { embed, layers, output } = body;
         let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
         let probs = softmax_rows(&logits);
-        DecoderTrace { embed, layers, output: Mat(output), logits: Mat(logits), probs: Mat(probs) }
+        DecoderTrace { embed, layers, output, logits: Mat(logits), probs: Mat(probs) }
     }
 
     /// The logits `(T, V)` of [`Decoder::forward`] alone, row-major, nothing else kept.

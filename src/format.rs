@@ -106,8 +106,12 @@ impl<'a> Tensors<'a> {
             Dtype::BF16 => data.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
             Dtype::I8 if shape.len() == 2 => {
                 let scales = self.row_scales(name, shape[0])?;
-                // (rows, cols) I8 x (rows) scales -> (rows, cols) f32, row-major
-                data.iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / shape[1]]).collect()
+                // (rows, cols) I8 x (rows) scales -> (rows, cols) f32, row-major, a row at a time
+                let mut out = Vec::with_capacity(data.len());
+                for (row, &s) in data.chunks_exact(shape[1].max(1)).zip(&scales) {
+                    out.extend(row.iter().map(|&q| q as i8 as f32 * s));
+                }
+                out
             }
             Dtype::I8 => {
                 return Err(format_err!(
@@ -180,11 +184,17 @@ impl<'a> Tensors<'a> {
         Ok(RowDVector::from_row_slice(&self.floats(name, &[n])?))
     }
 
+    /// A PyTorch weight `W` `(d_out, d_in)` as `W^T` `(d_in, d_out)`: `W` row-major is `W^T`
+    /// column-major (nalgebra's order), so the values are taken as they are, not reordered.
+    pub fn weight_t(&mut self, name: &str, d_out: usize, d_in: usize) -> Result<DMatrix<f32>> {
+        Ok(DMatrix::from_vec(d_in, d_out, self.floats(name, &[d_out, d_in])?))
+    }
+
     /// `name.weight` `(out, in)` and `name.bias` `(out)` as a [`Linear`].
     pub fn linear(&mut self, name: &str, d_in: usize, d_out: usize) -> Result<Linear> {
-        let w = self.matrix(&alloc::format!("{name}.weight"), d_out, d_in)?;
+        let w_t = self.weight_t(&alloc::format!("{name}.weight"), d_out, d_in)?;
         let b = self.row(&alloc::format!("{name}.bias"), d_out)?;
-        Ok(Linear::from_torch(w, b))
+        Ok(Linear::new(w_t, b))
     }
 
     /// Error if the file holds a tensor nobody asked for (a `{name}_scale` whose `name` is not
@@ -249,10 +259,10 @@ impl Model {
             })
         };
         let mha = |t: &mut Tensors, name: &str| -> Result<MultiHeadAttention> {
-            let w = t.matrix(&alloc::format!("{name}.in_proj_weight"), 3 * d, d)?; // [W_Q; W_K; W_V]
+            let w_t = t.weight_t(&alloc::format!("{name}.in_proj_weight"), 3 * d, d)?; // [W_Q; W_K; W_V]^T (d, 3d)
             let b = t.floats(&alloc::format!("{name}.in_proj_bias"), &[3 * d])?;
             let part = |i: usize| {
-                Linear::from_torch(w.rows(i * d, d).into_owned(), RowDVector::from_row_slice(&b[i * d..(i + 1) * d]))
+                Linear::new(w_t.columns(i * d, d).into_owned(), RowDVector::from_row_slice(&b[i * d..(i + 1) * d]))
             };
             Ok(MultiHeadAttention {
                 w_q: part(0),

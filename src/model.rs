@@ -2,7 +2,7 @@
 
 use crate::attention::MultiHeadAttention;
 use crate::config::{Config, RunOptions, Stack};
-use crate::decoder::Decoder;
+use crate::decoder::{Decoder, DecoderBody};
 use crate::encoder::Encoder;
 use crate::error::input_err;
 use crate::tokenizer::Tokenizer;
@@ -76,6 +76,11 @@ impl Model {
 
     /// The decoder alone, over an encoder's memory: target ids `(T)` -> probabilities `(T, V)`.
     pub fn decode(&self, tgt: &[u32], encoder: &EncoderTrace, opts: &RunOptions) -> Result<DecoderTrace> {
+        self.finish_decode(self.decode_body(tgt, encoder, opts)?)
+    }
+
+    /// [`Model::decode`] up to the generator (then [`Model::finish_decode`]).
+    pub fn decode_body(&self, tgt: &[u32], encoder: &EncoderTrace, opts: &RunOptions) -> Result<DecoderBody> {
         let h = opts.heads_for(&self.config)?;
         opts.validate(&self.config)?;
         self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
@@ -87,7 +92,14 @@ impl Model {
                 self.config.d_model
             ));
         }
-        let trace = self.decoder.forward(tgt, memory, h, opts);
+        let body = self.decoder.body(tgt, memory, h, opts);
+        finite("the decoder output", &body.output)?;
+        Ok(body)
+    }
+
+    /// The generator over a [`Model::decode_body`]: the [`DecoderTrace`] of [`Model::decode`].
+    pub fn finish_decode(&self, body: DecoderBody) -> Result<DecoderTrace> {
+        let trace = self.decoder.generate(body); // (T, d_model) -> logits and probs (T, V)
         finite("the logits", &trace.logits)?;
         Ok(trace)
     }

@@ -109,7 +109,7 @@ struct OptionsIn {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Info<'a> {
+struct Info {
     d_model: usize,
     nhead: usize,
     encoder_layers: usize,
@@ -121,7 +121,6 @@ struct Info<'a> {
     /// LayerNorm's epsilon: `(x - mean) / sqrt(var + eps)`.
     layer_norm_eps: f32,
     head_choices: Vec<usize>,
-    src_vocab: &'a [String],
     /// The SIMD instructions this build of the engine uses: `"relaxed-simd"` (simd128 and
     /// fused multiply-add), `"simd128"` or `"none"`.
     simd: &'static str,
@@ -223,7 +222,7 @@ impl Lab {
     /// The model's shape and the head counts a run may use.
     pub fn info(&self) -> Result<JsValue, JsError> {
         let c = &self.model.config;
-        to_js(&Info {
+        let info = to_js(&Info {
             d_model: c.d_model,
             nhead: c.nhead,
             encoder_layers: c.num_encoder_layers,
@@ -234,7 +233,6 @@ impl Lab {
             norm_first: c.norm_first,
             layer_norm_eps: c.layer_norm_eps,
             head_choices: c.head_choices(),
-            src_vocab: &c.src_vocab,
             simd: if cfg!(target_feature = "relaxed-simd") {
                 "relaxed-simd"
             } else if cfg!(target_feature = "simd128") {
@@ -242,7 +240,13 @@ impl Lab {
             } else {
                 "none"
             },
-        })
+        })?;
+        // `srcVocab`, the source words: one JSON text parsed by the browser (thousands of
+        // strings crossing one at a time took tens of milliseconds at start)
+        let words = serde_json::to_string(&c.src_vocab).map_err(|e| JsError::new(&alloc::format!("{e}")))?;
+        let vocab = js_sys::JSON::parse(&words).map_err(js_err)?;
+        Reflect::set(&info, &JsValue::from_str("srcVocab"), &vocab).map_err(js_err)?;
+        Ok(info)
     }
 
     /// Tokenise a new source sentence; longer than `max_len` tokens is truncated and reported

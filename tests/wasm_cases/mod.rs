@@ -53,6 +53,10 @@ fn info_lists_divisors_of_d_model_as_head_choices() {
     assert_eq!(choices, vec![1.0, 2.0, 4.0, 8.0]);
     // the fixture's config says 1e-05; the lesson's LayerNorm panel standardises with it
     assert_eq!(num(&info, "layerNormEps") as f32, 1e-5);
+    let vocab: Vec<String> = Array::from(&get(&info, "srcVocab")).iter().map(|v| v.as_string().unwrap()).collect();
+    let expected: Vec<String> =
+        ["<pad>", "<bos>", "<eos>", "<unk>", "w4", "w5", "w6", "w7", "w8", "w9"].map(String::from).into();
+    assert_eq!(vocab, expected, "the source vocabulary, in id order");
 }
 
 #[wasm_bindgen_test]
