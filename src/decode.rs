@@ -202,6 +202,22 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
     }
 }
 
+/// Indices of the `k` largest values, largest first, the lower index first on ties (what a
+/// stable sort by decreasing value would start with), in one pass: a step reports its top
+/// candidates out of the whole target vocabulary.
+pub fn top_k(values: &[f32], k: usize) -> Vec<usize> {
+    let mut top: Vec<usize> = Vec::with_capacity(k + 1);
+    for (i, &v) in values.iter().enumerate() {
+        if k == 0 || (top.len() == k && values[top[k - 1]].total_cmp(&v).is_ge()) {
+            continue;
+        }
+        let at = top.iter().position(|&j| values[j].total_cmp(&v).is_lt()).unwrap_or(top.len());
+        top.insert(at, i);
+        top.truncate(k);
+    }
+    top
+}
+
 /// Index of the largest value (the first one on ties).
 pub fn argmax(values: &[f32]) -> u32 {
     let mut best = 0;

@@ -46,7 +46,7 @@ use wasm_bindgen::JsCast;
 use crate::analysis::{head_importance, staged_rollout, value_weighted_heads};
 use crate::attention::softmax_rows;
 use crate::config::{HeadRef, Matrix, Override, RunOptions, Stack};
-use crate::decode::{greedy, Step};
+use crate::decode::{greedy, top_k, Step};
 use crate::incremental::{Session, Staged, StagedDecoder, StagedEncoder};
 use crate::tokenizer::{split_words, Encoded};
 use crate::trace::{AttentionTrace, EmbeddingTrace, EncoderLayerTrace, FfnTrace, Mat, Residual, Trace};
@@ -569,11 +569,8 @@ impl Lab {
 
 /// One step for JavaScript; `span` = where the translation text prints this step's token.
 fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String], span: Option<(usize, usize)>) -> StepOut<'a> {
-    let mut order: Vec<usize> = (0..s.probs.len()).collect();
-    order.sort_by(|&a, &b| s.probs[b].total_cmp(&s.probs[a]));
-    let top = order
+    let top = top_k(&s.probs, TOP_K)
         .iter()
-        .take(TOP_K)
         .map(|&i| Candidate { token: model.tokenizer.tgt_token(i as u32), prob: s.probs[i] })
         .collect();
     let copy = s.copy.and_then(|c| {

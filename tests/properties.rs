@@ -613,3 +613,15 @@ fn decode_rejects_a_memory_of_another_width() {
     }));
     assert!(matches!(result, Ok(true)), "decode over a (2, 8) memory with d_model 12 must be Err, got {result:?}");
 }
+
+proptest! {
+    /// A step's top candidates: what a stable sort by decreasing probability starts with, ties
+    /// (frequent here: values from a small set) in index order.
+    #[test]
+    fn top_k_is_the_start_of_a_stable_sort(values in prop::collection::vec(prop::sample::select(vec![0.0f32, 0.1, 0.25, 0.5, 1.0, -1.0]), 0..40), k in 0usize..8) {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        order.truncate(k);
+        prop_assert_eq!(attnscope::decode::top_k(&values, k), order);
+    }
+}

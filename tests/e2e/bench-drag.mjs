@@ -7,11 +7,15 @@
 //   BENCH_TOKENS=64 ...    a 64-token source (the page's limit) instead of 32; BENCH_SENTENCE=...
 //   BENCH_PKG=/path/to/pkg ...   serve another wasm-bindgen build as /pkg/ (an older engine, for
 //                          a before/after run with the same page)
+//   BENCH_COLD=4 ...       cold starts in fresh browser contexts besides the first page's
+//                          (firstTranslationMs: navigation to the first translation, p50/min/max)
 //   BENCH_PROFILE=drag.cpuprofile ...   also record a CPU profile of the drag (Chrome DevTools
 //                          protocol; open the file in DevTools' Performance panel)
 //   BENCH_TRACE=drag.json ...   also record a Chromium performance trace of the drag (open it in
 //                          DevTools' Performance panel); the result then adds the main thread's
-//                          time per trace event (style, layout, paint, script, ...), in ms
+//                          time per trace event (style, layout, paint, script, ...), in ms;
+//                          BENCH_TRACE_CATEGORIES=devtools.timeline,cc,viz adds the compositor's
+//                          threads (commit, raster, the software display compositor)
 //   BENCH_WIDTH=1400 BENCH_HEIGHT=1000 ...   the viewport (default 1400 x 1000)
 //
 // Serves the built site (scripts/serve.py dist; `make bench-page` builds it), opens it with `?bench` and a 32-token source sentence,
@@ -119,8 +123,19 @@ try {
   await page.goto(`${base}?bench&stack=${STACK}${process.env.BENCH_QUERY || ""}&s=${encodeURIComponent(SENTENCE)}`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
 
-  // cold start: a fresh browser context (nothing cached), navigation to the first translation
-  const firstTranslationMs = await page.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN));
+  // cold start: a fresh browser context (nothing cached), navigation to the first translation;
+  // this page and BENCH_COLD (4) more
+  const firstTranslation = (p) => p.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN));
+  const cold = [await firstTranslation(page)];
+  for (let i = 0; i < Number(process.env.BENCH_COLD ?? 4); i++) {
+    const context = await browser.newContext({ viewport: page.viewportSize() });
+    const other = await context.newPage();
+    await other.goto(`${base}?s=${encodeURIComponent(SENTENCE)}`);
+    await other.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+    cold.push(await firstTranslation(other));
+    await context.close();
+  }
+  const firstTranslationMs = { ...stats(cold), min: Math.min(...cold), runs: cold.length };
   const shape = await page.evaluate(() => ({
     S: document.querySelectorAll("#tokens .chip:not(.chip-dropped)").length,
     T: Number(document.querySelector(".dec-slider").max),
@@ -161,7 +176,7 @@ try {
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
     await cdp.send("Profiler.start");
   }
-  if (process.env.BENCH_TRACE) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ["devtools.timeline"] });
+  if (process.env.BENCH_TRACE) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: (process.env.BENCH_TRACE_CATEGORIES || "devtools.timeline").split(",") });
   await page.mouse.move(x, y);
   await page.mouse.down();
   const t0 = Date.now();
@@ -207,8 +222,9 @@ try {
     // the engine's run, then each live panel's repaint (session.js: keyed by panel name)
     frameWorkPartsMs: Object.fromEntries([...new Set(parts.flatMap((p) => Object.keys(p)))].map((k) => [k, part(k)])),
     mainThreadMsByTraceEvent: trace,
-    targetP95Ms: 16,
-    meetsTarget: painted.p95 < 16,
+    // issue 10: p95 <= 8 ms at 32 source tokens, <= 16 ms at 64 + 64
+    targetP95Ms: shape.S > 32 ? 16 : 8,
+    meetsTarget: painted.p95 <= (shape.S > 32 ? 16 : 8),
     errors,
   };
   console.log(JSON.stringify(result, null, 2));

@@ -135,6 +135,20 @@ export const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sa
 export const FONT_SMALL = FONT.replace("12px", "10px");
 export const FONT_BOLD = `bold ${FONT}`;
 
+/**
+ * Canvas text looks its fonts up on first use, and on some systems that takes a system font
+ * query per family of FONT and per script (about 0.1 s in the lab's first maps on Linux):
+ * called while the model downloads, the first maps draw without the wait.
+ */
+export function warmCanvasFonts() {
+  const g = document.createElement("canvas").getContext("2d");
+  if (!g) return;
+  for (const font of [FONT, FONT_BOLD, FONT_SMALL]) {
+    g.font = font;
+    g.measureText("Emma 엠마 0.5");
+  }
+}
+
 // One scratch canvas: matrices are written one pixel per cell, then scaled up with drawImage
 // (no smoothing). One putImageData + one drawImage instead of a fillRect per cell.
 const scratch = document.createElement("canvas");

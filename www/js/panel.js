@@ -90,7 +90,8 @@ class EmbeddedPanel {
       },
       onRun: () => {
         this.renderHead();
-        this.root.dataset.ready = "1";
+        // ready once the panel has drawn, even when out of view (session.render's `defer`)
+        this.session.rendered.then(() => (this.root.dataset.ready = "1"));
       },
       onError: (msg) => {
         this.error.hidden = !msg;
@@ -107,8 +108,9 @@ class EmbeddedPanel {
       onRejectedEdits: () => this.renderNote(),
     });
     this.build(container);
-    this.loaded = this.session.load().then((ok) => {
+    this.loaded = this.session.load().then(async (ok) => {
       if (!ok && !this.session.cur) this.root.dataset.ready = "error";
+      await this.session.rendered;
       if (ok) (onReady || (() => {}))();
       whenKoreanFont(() => this.session.render());
     });

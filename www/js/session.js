@@ -20,7 +20,8 @@
 // encoder alone for an encoder head: nothing live needs the decoder), then only the panels that
 // declare `live` and are on screen repaint; a live panel scrolled out of view is marked stale
 // and repaints when it comes back into view. Letting go re-translates, which brings everything
-// else up to date.
+// else up to date. The first run of a page renders the panels on screen first and the others
+// in the tasks right after (`render`'s `defer`), so the first translation shows sooner.
 
 import * as S from "./state.js";
 import * as C from "./core.js";
@@ -70,6 +71,8 @@ export class Session {
     this.lastGood = null; // the last sentence the engine accepted (the source of `cur`)
     this.rejectedEdits = 0;
     this.mounted = []; // [{def, view, opts}]
+    this.rendered = Promise.resolve(); // settles when a deferred render (render's `defer`) is done
+    this.ranOnce = false; // whether a run has rendered (the first defers the panels out of view)
     this.pending = new Map(); // W_Q/W_K blocks queued for the next frame
     this.raf = 0;
     this.endTimer = 0;
@@ -82,11 +85,12 @@ export class Session {
   /** Mount a panel; it renders at once when there is a run. Returns its view. */
   mount(def, container, opts = {}) {
     const view = def.mount(container, this, opts);
-    // stale: a drag frame skipped it while it was off screen; it repaints when it comes back
+    // stale: skipped while off screen, by a drag frame ("live") or a deferred render ("full");
+    // it repaints when it comes into view
     const entry = { def, view, opts, visible: () => true, stale: false };
     this.mounted.push(entry);
-    if (def.live && typeof IntersectionObserver === "function" && container instanceof Element) {
-      const catchUp = () => entry.stale && this.cur && this.mounted.includes(entry) && this.renderEntry(entry, true);
+    if (typeof IntersectionObserver === "function" && container instanceof Element) {
+      const catchUp = () => entry.stale && this.cur && this.mounted.includes(entry) && this.renderEntry(entry, entry.stale === "live");
       entry.visible = watchVisibility(container, catchUp);
     }
     if (this.cur) this.renderEntry(entry, false);
@@ -107,12 +111,31 @@ export class Session {
     }
   }
 
-  /** Re-render the panels that use one of `keys` (all of them when `keys` is null). */
-  render(keys = null) {
+  /**
+   * Re-render the panels that use one of `keys` (all of them when `keys` is null). With `defer`,
+   * the panels out of view render in the tasks that follow, one per task, so that what is on
+   * screen paints first (the page's first translation); `this.rendered` resolves when all have.
+   */
+  render(keys = null, { defer = false } = {}) {
     if (!this.cur) return;
+    const later = [];
     for (const e of this.mounted) {
-      if (keys === null || e.def.uses.some((k) => keys.includes(k))) this.renderEntry(e, false);
+      if (keys !== null && !e.def.uses.some((k) => keys.includes(k))) continue;
+      if (defer && !e.visible()) {
+        e.stale = "full";
+        later.push(e);
+      } else this.renderEntry(e, false);
     }
+    if (!later.length) return;
+    this.rendered = new Promise((done) => {
+      const next = () => {
+        const e = later.shift();
+        if (!e) return done();
+        if (e.stale && this.cur && this.mounted.includes(e)) this.renderEntry(e, false);
+        setTimeout(next, 0);
+      };
+      setTimeout(next, 0);
+    });
   }
 
   /** Show or hide every panel's tables. */
@@ -259,7 +282,9 @@ export class Session {
     // the W_Q/W_K edits in force go into the state (and the URL) too
     this.state = S.update(S.clampToModel(this.state, this.info), { edits: encodeEdits(this.engine, this.info) });
     this.hooks.onState?.(this.state);
-    this.render();
+    // the first run: what is on screen first, the rest right after
+    this.render(null, { defer: !this.ranOnce });
+    this.ranOnce = true;
     this.showTables();
     this.hooks.onRun?.(this);
   }
@@ -352,7 +377,7 @@ export class Session {
     for (const e of this.mounted) {
       if (!e.def.live) continue;
       if (!e.visible()) {
-        e.stale = true; // repainted when it scrolls into view (mount's watchVisibility)
+        if (e.stale !== "full") e.stale = "live"; // repainted when it scrolls into view (mount's watchVisibility)
         continue;
       }
       const t1 = performance.now();
