@@ -55,6 +55,7 @@ use nalgebra::DMatrix;
 
 use crate::attention::MultiHeadAttention;
 use crate::config::{HeadRef, RunOptions};
+use crate::decode::top_k;
 use crate::incremental::Staged;
 use crate::model::{finite, finite_values};
 use crate::trace::{AttentionTrace, HeadTrace, Mat, Trace};
@@ -121,8 +122,9 @@ pub fn head_importance(model: &Model, src: &[u32], translation: &[u32], opts: &R
         };
         heads.push(HeadImportance { head, log_prob, delta: log_prob - base });
     }
-    let mut ranking: Vec<usize> = (0..heads.len()).collect();
-    ranking.sort_by(|&a, &b| heads[a].delta.total_cmp(&heads[b].delta)); // stable: ties keep order
+    // the largest drop first, ties in head order (negating reverses f32's total order)
+    let drops: Vec<f32> = heads.iter().map(|h| -h.delta).collect();
+    let ranking = top_k(&drops, heads.len());
     Ok(Importance { base, heads, ranking })
 }
 

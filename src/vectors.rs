@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use safetensors::Dtype;
 use serde::Deserialize;
 
+use crate::decode::top_k;
 use crate::error::format_err;
 use crate::format::{open, Tensors};
 use crate::Result;
@@ -109,16 +110,15 @@ impl WordVectors {
         let Some(&w) = self.index.get(word) else { return Vec::new() };
         let target = self.row(w);
         let mut seen = alloc::collections::BTreeSet::from([w]);
-        let mut found: Vec<Neighbour> = candidates
+        let found: Vec<Neighbour> = candidates
             .iter()
             .filter_map(|c| {
                 let i = *self.index.get(c.as_str())?;
                 seen.insert(i).then(|| Neighbour { word: c.clone(), cosine: cosine(&target, &self.row(i)) })
             })
             .collect();
-        found.sort_by(|a, b| b.cosine.total_cmp(&a.cosine)); // stable: ties keep candidate order
-        found.truncate(k);
-        found
+        let cosines: Vec<f32> = found.iter().map(|n| n.cosine).collect();
+        top_k(&cosines, k).into_iter().map(|i| found[i].clone()).collect() // ties: candidate order
     }
 
     /// The vector of row `i`, dequantised.
@@ -179,12 +179,10 @@ pub fn pca2(rows: &nalgebra::DMatrix<f32>) -> (nalgebra::DMatrix<f32>, nalgebra:
     }
     let mut axes = nalgebra::DMatrix::<f32>::zeros(2, d);
     if n >= 2 && d >= 2 {
-        let svd = centred.clone().svd(false, true);
+        let svd = centred.clone().svd_unordered(false, true);
         if let Some(v_t) = svd.v_t {
-            // singular values are sorted in decreasing order by nalgebra
-            let mut order: alloc::vec::Vec<usize> = (0..svd.singular_values.len()).collect();
-            order.sort_by(|&a, &b| svd.singular_values[b].total_cmp(&svd.singular_values[a]));
-            for (axis, &i) in order.iter().take(2).enumerate() {
+            // the two largest singular values' axes (unordered: sorting them all is not needed)
+            for (axis, &i) in top_k(svd.singular_values.as_slice(), 2).iter().enumerate() {
                 let mut row = v_t.row(i).into_owned();
                 let big = row.iter().copied().fold(0.0f32, |m, v| if v.abs() > m.abs() { v } else { m });
                 if big < 0.0 {

@@ -316,7 +316,7 @@ impl Lab {
     #[wasm_bindgen(js_name = knockedOut)]
     pub fn knocked_out(&self) -> Result<JsValue, JsError> {
         let mut heads = self.opts.knock_out.clone();
-        heads.sort();
+        heads.sort_unstable(); // equal names are the same head
         heads.dedup();
         let names: Vec<String> = heads.iter().map(|k| alloc::format!("{k}")).collect();
         to_js(&names)
