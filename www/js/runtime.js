@@ -78,10 +78,18 @@ export async function assetBytes(path) {
 
 let compiled = null;
 
-/** The compiled engine module (fetched and compiled on the first call only). */
+/**
+ * The compiled engine module (fetched and compiled on the first call only). From a server it
+ * compiles while it downloads (`compileStreaming`), which also lets the browser keep the
+ * optimised machine code with the cached file for the next visit; inlined, or where streaming
+ * is refused (a server sending another MIME type), from the bytes.
+ */
 export function wasmModule() {
   if (!compiled) {
-    compiled = assetBytes(wasmPath()).then((bytes) => WebAssembly.compile(bytes));
+    const path = wasmPath();
+    const fromBytes = () => assetBytes(path).then((bytes) => WebAssembly.compile(bytes));
+    const streaming = inlined(path) === null && typeof WebAssembly.compileStreaming === "function";
+    compiled = streaming ? WebAssembly.compileStreaming(fetch(new URL(path, ROOT))).catch(fromBytes) : fromBytes();
     compiled.catch(() => {
       compiled = null; // let a later call retry
     });
