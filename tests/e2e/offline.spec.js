@@ -96,6 +96,35 @@ test("the single file works from disk: lab and lesson, nothing fetched", async (
   expect(w.foreign, "the single file fetches nothing").toEqual([]);
 });
 
+test("on a first visit the service worker registers (and starts its downloads) only once the first translation is on screen", async ({ page }) => {
+  const origin = "http://127.0.0.1:8193";
+  const proc = await serveDist(8193);
+  try {
+    await page.addInitScript(() => {
+      const container = navigator.serviceWorker;
+      const register = container.register.bind(container);
+      container.register = (...args) => {
+        window.__swRegisteredAt = performance.now();
+        return register(...args);
+      };
+    });
+    await page.goto(`${origin}/`);
+    await labWorks(page);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    const t = await page.evaluate(() => {
+      const end = (suffix) => performance.getEntriesByType("resource").find((r) => r.name.endsWith(suffix))?.responseEnd;
+      const shown = performance.getEntriesByName("attnscope-first-translation")[0]?.startTime;
+      return { sw: window.__swRegisteredAt, model: end("/models/en-ko.safetensors"), wasm: end("_bg.wasm"), shown };
+    });
+    expect(t.sw, "the worker registered").toBeGreaterThan(0);
+    expect(t.shown, "the first translation was shown before").toBeLessThan(t.sw);
+    expect(t.model, "the model arrived before").toBeLessThan(t.sw);
+    expect(t.wasm, "the engine arrived before").toBeLessThan(t.sw);
+  } finally {
+    await stop(proc);
+  }
+});
+
 test("a second visit works with the server stopped", async ({ page }) => {
   const origin = "http://127.0.0.1:8192";
   const proc = await serveDist(8192);

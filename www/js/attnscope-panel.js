@@ -19,6 +19,10 @@ import * as S from "./state.js";
 import { mountPanel } from "./panel.js";
 import { registerServiceWorker } from "./offline.js";
 
+// settles when the first <attnscope-panel> of the page is ready (then the service worker may download)
+let panelReady;
+const firstReady = new Promise((r) => (panelReady = r));
+
 const STYLES = ["../css/style.css", "../css/views.css", "../css/panel.css"].map((p) => new URL(p, import.meta.url).href);
 
 // A font declared inside a shadow root is not used: the Korean font's @font-face goes into the
@@ -66,7 +70,10 @@ export class AttnscopePanel extends HTMLElement {
       panel: this.kind.panel,
       controls: this.kind.controls,
       onState: (state) => this.dispatchEvent(new CustomEvent("attnscope-change", { detail: { state }, bubbles: true, composed: true })),
-      onReady: () => this.setAttribute("data-ready", ""),
+      onReady: () => {
+        this.setAttribute("data-ready", "");
+        panelReady();
+      },
     });
   }
 
@@ -102,5 +109,6 @@ export class AttnscopePanel extends HTMLElement {
 if (!customElements.get("attnscope-panel")) customElements.define("attnscope-panel", AttnscopePanel);
 
 // On the site's own built pages (they carry <meta name="attnscope-sw">, e.g. the course notes in
-// dist/) this makes repeat visits work offline; on anyone else's page it does nothing.
-registerServiceWorker();
+// dist/) this makes repeat visits work offline, once the first panel is ready; on anyone else's
+// page it does nothing.
+registerServiceWorker(firstReady);

@@ -233,6 +233,5 @@ async function boot() {
 }
 
 // ?embed=1: one panel for an <iframe> (embed.js); otherwise the whole lab
-if (params.get("embed") === "1") startEmbed(params);
-else boot();
-registerServiceWorker();
+const started = params.get("embed") === "1" ? startEmbed(params).loaded : boot();
+registerServiceWorker(started); // once the first translation is on screen

@@ -197,8 +197,8 @@ async function main() {
   }
 }
 
-main().catch((e) => {
+const started = main().catch((e) => {
   console.error(e);
   status.textContent = t("err.wasm", { msg: e.message || String(e) });
 });
-registerServiceWorker();
+registerServiceWorker(started); // once the panels are built
