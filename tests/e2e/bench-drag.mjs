@@ -7,7 +7,7 @@
 //   BENCH_TOKENS=64 ...    a 64-token source (the page's limit) instead of 32; BENCH_SENTENCE=...
 //   BENCH_PKG=/path/to/pkg ...   serve another wasm-bindgen build as /pkg/ (an older engine, for
 //                          a before/after run with the same page)
-//   BENCH_COLD=4 ...       cold starts in fresh browser contexts besides the first page's
+//   BENCH_COLD=5 ...       cold starts, each in a fresh browser context, before the drag page
 //                          (firstTranslationMs: navigation to the first translation, p50/min/max)
 //   BENCH_PROFILE=drag.cpuprofile ...   also record a CPU profile of the drag (Chrome DevTools
 //                          protocol; open the file in DevTools' Performance panel)
@@ -103,39 +103,46 @@ try {
   const base = `http://127.0.0.1:${PORT}/`;
   await waitForServer(base);
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
-  // a desktop window; the all-heads grid sits right above the W_Q grid
-  const page = await browser.newPage({ viewport: { width: Number(process.env.BENCH_WIDTH || 1400), height: Number(process.env.BENCH_HEIGHT || 1000) } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  if (process.env.ATTNSCOPE_MODEL) {
-    const body = fs.readFileSync(process.env.ATTNSCOPE_MODEL);
-    await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
-  }
-  if (process.env.BENCH_PKG) {
-    const dir = path.resolve(process.env.BENCH_PKG);
-    await page.route("**/pkg/**", (r) => {
-      const file = path.join(dir, path.basename(new URL(r.request().url()).pathname));
-      const contentType = file.endsWith(".wasm") ? "application/wasm" : "text/javascript";
-      r.fulfill({ body: fs.readFileSync(file), contentType });
-    });
-  }
-  await page.goto(`${base}?bench&stack=${STACK}${process.env.BENCH_QUERY || ""}&s=${encodeURIComponent(SENTENCE)}`);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+  const viewport = { width: Number(process.env.BENCH_WIDTH || 1400), height: Number(process.env.BENCH_HEIGHT || 1000) };
+  // another model or engine build, for a page or a whole context
+  const reroute = async (target) => {
+    if (process.env.ATTNSCOPE_MODEL) {
+      const body = fs.readFileSync(process.env.ATTNSCOPE_MODEL);
+      await target.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
+    }
+    if (process.env.BENCH_PKG) {
+      const dir = path.resolve(process.env.BENCH_PKG);
+      await target.route("**/pkg/**", (r) => {
+        const file = path.join(dir, path.basename(new URL(r.request().url()).pathname));
+        const contentType = file.endsWith(".wasm") ? "application/wasm" : "text/javascript";
+        r.fulfill({ body: fs.readFileSync(file), contentType });
+      });
+    }
+  };
 
-  // cold start: a fresh browser context (nothing cached), navigation to the first translation;
-  // this page and BENCH_COLD (4) more
-  const firstTranslation = (p) => p.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN));
-  const cold = [await firstTranslation(page)];
-  for (let i = 0; i < Number(process.env.BENCH_COLD ?? 4); i++) {
-    const context = await browser.newContext({ viewport: page.viewportSize() });
+  // cold start, first: BENCH_COLD (5) loads, each in a fresh browser context (nothing cached)
+  // closed before the next, navigation to the first translation on screen
+  const cold = [];
+  for (let i = 0; i < Number(process.env.BENCH_COLD ?? 5); i++) {
+    const context = await browser.newContext({ viewport });
+    await reroute(context);
     const other = await context.newPage();
     await other.goto(`${base}?s=${encodeURIComponent(SENTENCE)}`);
     await other.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
-    cold.push(await firstTranslation(other));
+    cold.push(await other.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN)));
     await context.close();
   }
-  const firstTranslationMs = { ...stats(cold), min: Math.min(...cold), runs: cold.length };
+  const firstTranslationMs = cold.length ? { ...stats(cold), min: Math.min(...cold), runs: cold.length } : null;
+
+  // a desktop window; the all-heads grid sits right above the W_Q grid
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await reroute(page);
+  await page.goto(`${base}?bench&stack=${STACK}${process.env.BENCH_QUERY || ""}&s=${encodeURIComponent(SENTENCE)}`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+
   const shape = await page.evaluate(() => ({
     S: document.querySelectorAll("#tokens .chip:not(.chip-dropped)").length,
     T: Number(document.querySelector(".dec-slider").max),
