@@ -304,6 +304,46 @@ impl MultiHeadAttention {
 }
 
 impl MultiHeadAttention {
+    /// `K = x_kv W_K` and `V = x_kv W_V` `(T_k, d_model)` with the overridden heads' `W_K`
+    /// blocks in force: what a decoding step reads again at every step (the memory's, for
+    /// cross-attention).
+    pub fn keys_values(&self, x_kv: &DMatrix<f32>, h: usize, edits: &Edits) -> (DMatrix<f32>, DMatrix<f32>) {
+        let d_k = self.w_q.w_t().nrows() / h;
+        let w_k = with_blocks(&self.w_k, &edits.overrides, Matrix::K, d_k);
+        (w_k.as_ref().unwrap_or(&self.w_k).forward(x_kv), self.w_v.forward(x_kv))
+        // (T_k, d_model) each
+    }
+
+    /// One query row `x_q` `(1, d_model)` against keys and values already projected, `(T_k,
+    /// d_model)` each, every one of them visible (a decoding step's row sees every token so
+    /// far): the output row `(1, d_model)` and each head's weights `(h, T_k)`. The arithmetic
+    /// of [`MultiHeadAttention::forward`] for that row.
+    pub fn attend_one(
+        &self,
+        x_q: &DMatrix<f32>,
+        k: &DMatrix<f32>,
+        v: &DMatrix<f32>,
+        h: usize,
+        scale: bool,
+        edits: &Edits,
+    ) -> (DMatrix<f32>, DMatrix<f32>) {
+        let d_model = self.w_q.w_t().nrows();
+        let d_k = d_model / h;
+        let w_q = with_blocks(&self.w_q, &edits.overrides, Matrix::Q, d_k);
+        let q = w_q.as_ref().unwrap_or(&self.w_q).forward(x_q); // (1, d_model)
+        let mut concat = DMatrix::zeros(1, d_model); // (1, h * d_k)
+        let mut weights = DMatrix::zeros(h, k.nrows()); // (h, T_k)
+        for i in 0..h {
+            let cols = |m: &DMatrix<f32>| m.columns(i * d_k, d_k).into_owned(); // (n, d_k)
+            let head = scaled_dot_product(cols(&q), cols(k), cols(v), scale, false);
+            weights.row_mut(i).copy_from(&head.weights.0);
+            if !edits.knocked_out(i) {
+                concat.columns_mut(i * d_k, d_k).copy_from(&head.output.0);
+            }
+        }
+        (self.w_o.forward(&concat), weights) // (1, d_model) x (d_model, d_model)
+    }
+
     /// `Q = x_q W_Q`, `K = x_kv W_K`, `V = x_kv W_V` (each plus its bias), with the overridden
     /// heads' `W_Q`/`W_K` blocks in force: `(T_q, d_model)`, `(T_k, d_model)`, `(T_k, d_model)`.
     fn project(

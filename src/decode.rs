@@ -170,20 +170,32 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
     let unk = model.tokenizer.tgt_unk();
     let mut printed: Vec<Printed> = Vec::new(); // what each generated token prints as
     let never: Vec<u32> = [Some(model.tokenizer.bos), model.tokenizer.pad()].into_iter().flatten().collect();
+    // with the causal mask a step runs only its new token through the decoder (the others'
+    // keys and values are kept); without it every step reruns the whole prefix
+    let mut cache = if opts.causal_decoder { Some(model.decode_cache(&encoder, opts)?) } else { None };
     loop {
-        let body = model.decode_body(&tgt, &encoder, opts)?;
-        let last = body.output.nrows() - 1;
+        let (row, cross, body) = match cache.as_mut() {
+            Some(cache) => {
+                let (row, cross) = model.decode_step(tgt[tgt.len() - 1], cache, opts)?;
+                (row, cross, None)
+            }
+            None => {
+                let body = model.decode_body(&tgt, &encoder, opts)?;
+                let last = body.output.nrows() - 1;
+                let cross = body
+                    .layers
+                    .iter()
+                    .map(|l| {
+                        let heads = &l.cross_attn.sublayer.heads;
+                        Mat(nalgebra::DMatrix::from_fn(heads.len(), src.len(), |i, j| heads[i].weights[(last, j)]))
+                    })
+                    .collect();
+                (Mat(body.output.rows(last, 1).into_owned()), cross, Some(body))
+            }
+        };
         // this step needs the last row's distribution only: (1, d_model) -> (1, V)
-        let logits = model.generate(&Mat(body.output.rows(last, 1).into_owned()))?;
+        let logits = model.generate(&row)?;
         let probs = softmax_rows(&logits).as_slice().to_vec(); // one row: storage order is column order
-        let cross: Vec<Mat> = body
-            .layers
-            .iter()
-            .map(|l| {
-                let heads = &l.cross_attn.sublayer.heads;
-                Mat(nalgebra::DMatrix::from_fn(heads.len(), src.len(), |i, j| heads[i].weights[(last, j)]))
-            })
-            .collect();
         let unk_copy = copy_source(&cross);
         let as_printed = |t: u32| match unk_copy {
             Some(c) if Some(t) == unk => Printed::Copied(c.source),
@@ -195,7 +207,12 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
         steps.push(Step { token, probs, cross, copy, blocked });
         if token == model.tokenizer.eos || steps.len() >= max_steps {
             let tokens = steps.iter().map(|s| s.token).collect();
-            let decoder = model.finish_decode(body)?; // the trace's (T, V), once
+            // the trace: one pass over the whole decoder input, (T, V) generator included
+            let body = match body {
+                Some(body) => body,
+                None => model.decode_body(&tgt, &encoder, opts)?,
+            };
+            let decoder = model.finish_decode(body)?;
             return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder } });
         }
         tgt.push(token);

@@ -84,6 +84,37 @@ impl DecoderLayer {
     }
 }
 
+/// Greedy decoding's running state (the causal decoder's "KV cache"): for every layer, the
+/// self-attention keys and values of the tokens so far and the cross-attention keys and values
+/// of the memory, so that a step runs only its new token through the layers. Only with the
+/// causal mask: without it, an earlier token's keys change whenever a token is added.
+#[derive(Debug, Clone)]
+pub struct DecoderCache {
+    /// Per layer: self-attention `K`, `V` `(t, d_model)`, cross-attention `K`, `V` `(S, d_model)`.
+    layers: Vec<[DMatrix<f32>; 4]>,
+    /// Tokens so far (`t`).
+    len: usize,
+}
+
+impl DecoderCache {
+    /// Tokens so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no token has been added yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// `m` `(n, d)` with `row` `(1, d)` under it.
+fn append_row(m: &mut DMatrix<f32>, row: &DMatrix<f32>) {
+    let n = m.nrows();
+    *m = core::mem::replace(m, DMatrix::zeros(0, 0)).insert_row(n, 0.0);
+    m.row_mut(n).copy_from(row);
+}
+
 /// A decoder pass up to the generator: what [`Decoder::forward`] traces before the logits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecoderBody {
@@ -127,6 +158,50 @@ impl Decoder {
         let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
         let probs = softmax_rows(&logits);
         DecoderTrace { embed, layers, output, logits: Mat(logits), probs: Mat(probs) }
+    }
+
+    /// The cache before the first token of a greedy decoding over `memory` `(S, d_model)`:
+    /// every layer's cross-attention keys and values.
+    pub fn cache(&self, memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderCache {
+        let d = memory.ncols();
+        let layers = self
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(l, layer)| {
+                let (mk, mv) = layer.cross_attn.keys_values(memory, h, &edits_for(opts, Stack::DecoderCross, l));
+                [DMatrix::zeros(0, d), DMatrix::zeros(0, d), mk, mv] // (0 | S, d_model)
+            })
+            .collect();
+        DecoderCache { layers, len: 0 }
+    }
+
+    /// One token more: `id`, at the next position, through every layer against the cache,
+    /// whose self-attention keys and values it joins. Returns the final LayerNorm's row
+    /// `(1, d_model)` (the generator's input) and each layer's cross-attention weights
+    /// `(h, S)`: the last rows of a causal [`Decoder::forward`] over every token so far.
+    pub fn step(&self, id: u32, cache: &mut DecoderCache, h: usize, opts: &RunOptions) -> (DMatrix<f32>, Vec<Mat>) {
+        let mut y = self.embed.forward_from(&[id], cache.len, opts.positional).input.0; // (1, d_model)
+        let mut cross = Vec::with_capacity(self.layers.len());
+        for (l, (layer, [k, v, mk, mv])) in self.layers.iter().zip(&mut cache.layers).enumerate() {
+            let [n1, n2, n3] = &layer.norms;
+            let self_edits = edits_for(opts, Stack::DecoderSelf, l);
+            y = add_norm(&y, n1, self.norm_first, |x| {
+                let (k_new, v_new) = layer.self_attn.keys_values(x, h, &self_edits); // (1, d_model)
+                append_row(k, &k_new);
+                append_row(v, &v_new);
+                layer.self_attn.attend_one(x, k, v, h, opts.scale, &self_edits).0
+            });
+            let cross_edits = edits_for(opts, Stack::DecoderCross, l);
+            y = add_norm(&y, n2, self.norm_first, |x| {
+                let (out, weights) = layer.cross_attn.attend_one(x, mk, mv, h, opts.scale, &cross_edits);
+                cross.push(Mat(weights));
+                out
+            });
+            y = add_norm(&y, n3, self.norm_first, |x| layer.ffn.forward(x).1);
+        }
+        cache.len += 1;
+        (self.norm.forward(&y), cross)
     }
 
     /// The logits `(T, V)` of [`Decoder::forward`] alone, row-major, nothing else kept.

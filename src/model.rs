@@ -2,7 +2,7 @@
 
 use crate::attention::MultiHeadAttention;
 use crate::config::{Config, RunOptions, Stack};
-use crate::decoder::{Decoder, DecoderBody};
+use crate::decoder::{Decoder, DecoderBody, DecoderCache};
 use crate::encoder::Encoder;
 use crate::error::input_err;
 use crate::tokenizer::Tokenizer;
@@ -79,20 +79,39 @@ impl Model {
         self.finish_decode(self.decode_body(tgt, encoder, opts)?)
     }
 
+    /// The start of an incremental greedy decoding over `encoder`'s memory (see
+    /// [`DecoderCache`]; the causal decoder only): then [`Model::decode_step`] per token.
+    pub fn decode_cache(&self, encoder: &EncoderTrace, opts: &RunOptions) -> Result<DecoderCache> {
+        let h = opts.heads_for(&self.config)?;
+        opts.validate(&self.config)?;
+        self.check_memory(&encoder.memory)?;
+        if !opts.causal_decoder {
+            return Err(input_err!("a decoding step reuses earlier keys only with the causal mask on"));
+        }
+        Ok(self.decoder.cache(&encoder.memory, h, opts))
+    }
+
+    /// The decoder on one more token (`id`, after those in `cache`): the final LayerNorm's row
+    /// `(1, d_model)` and each layer's cross-attention weights `(h, S)`.
+    pub fn decode_step(&self, id: u32, cache: &mut DecoderCache, opts: &RunOptions) -> Result<(Mat, Vec<Mat>)> {
+        let h = opts.heads_for(&self.config)?;
+        self.check_ids("target", &[id], self.config.tgt_vocab.len())?;
+        if cache.len() >= self.config.max_len {
+            return Err(input_err!("the decoder input would pass max_len = {}", self.config.max_len));
+        }
+        let (row, cross) = self.decoder.step(id, cache, h, opts);
+        let row = Mat(row);
+        finite("the decoder output", &row)?;
+        Ok((row, cross))
+    }
+
     /// [`Model::decode`] up to the generator (then [`Model::finish_decode`]).
     pub fn decode_body(&self, tgt: &[u32], encoder: &EncoderTrace, opts: &RunOptions) -> Result<DecoderBody> {
         let h = opts.heads_for(&self.config)?;
         opts.validate(&self.config)?;
         self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
-        let memory = &encoder.memory;
-        if memory.nrows() == 0 || memory.ncols() != self.config.d_model {
-            return Err(input_err!(
-                "the memory is {:?}; this model needs (S >= 1, d_model = {})",
-                memory.shape(),
-                self.config.d_model
-            ));
-        }
-        let body = self.decoder.body(tgt, memory, h, opts);
+        self.check_memory(&encoder.memory)?;
+        let body = self.decoder.body(tgt, &encoder.memory, h, opts);
         finite("the decoder output", &body.output)?;
         Ok(body)
     }
@@ -120,6 +139,18 @@ impl Model {
             Stack::DecoderCross => self.decoder.layers.get(layer).map(|l| &l.cross_attn),
         };
         found.ok_or_else(|| input_err!("{stack:?} has no layer {layer}"))
+    }
+
+    /// A memory this model's decoder can read: `(S >= 1, d_model)`.
+    fn check_memory(&self, memory: &Mat) -> Result<()> {
+        if memory.nrows() == 0 || memory.ncols() != self.config.d_model {
+            return Err(input_err!(
+                "the memory is {:?}; this model needs (S >= 1, d_model = {})",
+                memory.shape(),
+                self.config.d_model
+            ));
+        }
+        Ok(())
     }
 
     /// `ids` non-empty, at most `max_len`, each below `vocab`; `side` names them in the error.

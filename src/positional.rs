@@ -35,10 +35,16 @@ impl Embeddings {
     /// ids `(n)` -> `embedding * scale + PE[0..n]`, `(n, d_model)`. `positional: false` drops PE.
     /// Ids and `n` are checked by the caller ([`crate::Model`]).
     pub fn forward(&self, ids: &[u32], positional: bool) -> EmbeddingTrace {
+        self.forward_from(ids, 0, positional)
+    }
+
+    /// [`Embeddings::forward`] of tokens that stand at positions `first..first + n` (a decoding
+    /// step adds one token after the others).
+    pub fn forward_from(&self, ids: &[u32], first: usize, positional: bool) -> EmbeddingTrace {
         let (n, d) = (ids.len(), self.table.ncols());
         let embedding = DMatrix::from_fn(n, d, |t, j| self.table[(ids[t] as usize, j)] * self.scale);
         let pe = match (&self.positions, positional) {
-            (Some(table), true) => table.rows(0, n).into_owned(),
+            (Some(table), true) => table.rows(first, n).into_owned(),
             _ => DMatrix::zeros(n, d),
         };
         let input = &embedding + &pe;

@@ -151,7 +151,30 @@ proptest! {
 
     #[test]
     fn greedy_steps_agree_with_the_final_trace(c in cases(), max_steps in 1usize..=6) {
-        greedy_steps(&c, max_steps)?;
+        let opts = RunOptions { heads: Some(c.heads), ..RunOptions::default() };
+        greedy_steps(&c, &opts, max_steps)?;
+    }
+
+    /// The steps reuse earlier tokens' keys and values (the causal decoder's cache): edited
+    /// W_Q/W_K blocks and knocked-out heads in the decoder must reach them as they reach a pass.
+    #[test]
+    fn greedy_steps_agree_with_the_final_trace_under_decoder_edits(
+        c in cases(), max_steps in 1usize..=6, cross in any::<bool>(), which_k in any::<bool>(),
+        pick in any::<prop::sample::Index>(), knock in any::<prop::sample::Index>(), seed in any::<u64>(),
+    ) {
+        let (d, heads) = (c.spec.d_model, c.heads);
+        let mut rng = random_model::Rng::new(seed);
+        let block = Mat(nalgebra::DMatrix::from_fn(d / heads, d, |_, _| rng.uniform(2.0))); // (d_k, d)
+        let stack = if cross { Stack::DecoderCross } else { Stack::DecoderSelf };
+        let layer = c.spec.dec_layers - 1;
+        let matrix = if which_k { QkMatrix::K } else { QkMatrix::Q };
+        let opts = RunOptions {
+            heads: Some(heads),
+            overrides: vec![Override { stack, layer, head: pick.index(heads), matrix, block }],
+            knock_out: vec![attnscope::HeadRef { stack: Stack::DecoderSelf, layer: 0, head: knock.index(heads) }],
+            ..RunOptions::default()
+        };
+        greedy_steps(&c, &opts, max_steps)?;
     }
 
     #[test]
@@ -378,10 +401,9 @@ fn causal_prefixes(
 /// first `<eos>` or at `max_steps`, the final trace's decoder input is `<bos>` + every
 /// generated token but the last, and (causal mask on) the final trace's row `t` holds step
 /// `t`'s distribution and cross-attention.
-fn greedy_steps(c: &Case, max_steps: usize) -> Result<(), TestCaseError> {
+fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), TestCaseError> {
     let (model, _) = c.spec.model(c.seed);
-    let opts = RunOptions { heads: Some(c.heads), ..RunOptions::default() };
-    let dec = attnscope::greedy(&model, &c.src, &opts, max_steps).unwrap();
+    let dec = attnscope::greedy(&model, &c.src, opts, max_steps).unwrap();
     let n = dec.tokens.len();
     prop_assert!(n >= 1 && n <= max_steps, "{} tokens for max_steps {}", n, max_steps);
     let eos = model.tokenizer.eos;
