@@ -35,7 +35,7 @@
 //! - [`analysis`]: beyond raw weights: head importance by knock-out, value-weighted attention
 //!   (Kobayashi et al. 2020), attention rollout (Abnar & Zuidema 2020).
 //! - [`tokenizer`]: words to ids and back.
-//! - [`format`]: loading a PyTorch-compatible `.safetensors` model file.
+//! - [`format`](mod@format): loading a PyTorch-compatible `.safetensors` model file.
 //! - [`trace`]: every intermediate of a forward pass, with shapes.
 //! - [`vectors`]: a compact table of real word vectors (GloVe) for the self-attention lessons.
 //! - `wasm` (feature `wasm`, target wasm32): the only module that knows about JavaScript.

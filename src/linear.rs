@@ -1,7 +1,7 @@
 //! `y = x W^T + b`, laid out as `torch.nn.Linear`, and the one matrix-product kernel every
 //! linear map of the model (projections, feed-forward, generator) runs on.
 //!
-//! The weights are packed once, at load, into panels of [`NR`] output columns (the layout of
+//! The weights are packed once, at load, into panels of `NR` (8) output columns (the layout of
 //! Goto & van de Geijn 2008, "Anatomy of high-performance matrix multiplication", ACM TOMS),
 //! so a forward pass never repacks or transposes them. The kernel keeps an `MR x NR` tile of
 //! the output in registers and, for each input feature `k`, adds `x[i, k] * W^T[k, j..j+NR]`

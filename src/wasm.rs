@@ -5,7 +5,7 @@
 //! by `serde-wasm-bindgen`, in which every matrix is `{rows, cols, data: Float32Array}` (row-major)
 //! rather than nested arrays. Every export returns `Result<_, JsError>`: the page shows the message.
 //!
-//! [`Lab::run`] and [`Lab::runEncoder`] are incremental (see [`crate::incremental`]): after a
+//! [`Lab::run`] and [`Lab::run_encoder`] are incremental (see [`crate::incremental`]): after a
 //! Q/K edit, only the stages from the edited sublayer on are recomputed, and the JS objects of
 //! the unchanged stages are the very objects an earlier result returned (treat every result as
 //! read-only). `trace.decoder.logits` and `.probs` of `run()`, `(T, V)` each and the largest
@@ -30,7 +30,7 @@
 //! const { encoder, decoder_self, cross } = lab.rollout(); // attention rollout, per layer
 //! ```
 //!
-//! The analyses ([`Lab::headImportance`], [`Lab::valueWeighted`], [`Lab::rollout`]; see
+//! The analyses ([`Lab::head_importance`], [`Lab::value_weighted`], [`Lab::rollout`]; see
 //! [`crate::analysis`]) are computed only when called, from the current run, so a frame of a
 //! W_Q/W_K drag never pays for them.
 
@@ -61,7 +61,7 @@ pub fn start() {
 
 /// A [`Mat`] crosses to JavaScript as `{rows, cols, data: Float32Array}` (row-major), or, while
 /// [`Lab::run`] converts a stage for a frame, as whatever the page's matrix maker makes of
-/// `(rows, cols, key)` (see [`Framing`]).
+/// `(rows, cols, key)` (see `Framing`).
 impl Serialize for Mat {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{Error, SerializeStruct};
@@ -191,7 +191,7 @@ pub struct Lab {
     /// Decoder input for [`Lab::run`]: `<bos>` + the translation but its last token.
     target: Vec<u32>,
     /// The last [`Lab::translate`]'s tokens (`<eos>` included when produced), for
-    /// [`Lab::headImportance`]; empty until a translation.
+    /// [`Lab::head_importance`]; empty until a translation.
     translation: Vec<u32>,
     opts: RunOptions,
     /// The last run's stages, reused where the next run's inputs did not change.
@@ -447,7 +447,7 @@ impl Lab {
         Ok(js_sys::Float32Array::from(m.row_major().as_slice()))
     }
 
-    /// Make token ids the source and the decoder input, as [`Lab::setSource`] and
+    /// Make token ids the source and the decoder input, as [`Lab::set_source`] and
     /// [`Lab::translate`] would (source tokens are the vocabulary's words): for benchmarks and
     /// checks that must feed the engine exactly these ids. Starts the incremental session
     /// afresh, so that the next [`Lab::run`] computes (and converts) everything.
