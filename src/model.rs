@@ -1,5 +1,7 @@
 //! The whole model: source embeddings and encoder, target embeddings and decoder, generator.
 
+use alloc::vec::Vec;
+
 use crate::attention::MultiHeadAttention;
 use crate::config::{Config, RunOptions, Stack};
 use crate::decoder::{Decoder, DecoderBody, DecoderCache};
