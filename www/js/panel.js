@@ -16,7 +16,7 @@
 import * as S from "./state.js";
 import * as C from "./core.js";
 import { Session } from "./session.js";
-import { pageHref, whenKoreanFont } from "./runtime.js";
+import { pageHref } from "./runtime.js";
 import { el, setText } from "./dom.js";
 import { CONTROLS, controlsPanel } from "./controls.js";
 import { heatmapPanel, weightedPanel, decodingPanel, qkPanel, orderPanel, gridPanel, importancePanel } from "./panels/index.js";
@@ -112,7 +112,6 @@ class EmbeddedPanel {
       if (!ok && !this.session.cur) this.root.dataset.ready = "error";
       await this.session.rendered;
       if (ok) (onReady || (() => {}))();
-      whenKoreanFont(() => this.session.render());
     });
   }
 

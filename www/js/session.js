@@ -26,7 +26,7 @@
 import * as S from "./state.js";
 import * as C from "./core.js";
 import { Engine, EngineBroken } from "./engine.js";
-import { ASSET } from "./runtime.js";
+import { ASSET, whenKoreanFont } from "./runtime.js";
 import { translate, detectLang } from "./i18n.js";
 import { applyEdits, encodeEdits } from "./edits.js";
 import { watchVisibility } from "./dom.js";
@@ -72,7 +72,6 @@ export class Session {
     this.rejectedEdits = 0;
     this.mounted = []; // [{def, view, opts}]
     this.rendered = Promise.resolve(); // settles when a deferred render (render's `defer`) is done
-    this.ranOnce = false; // whether a run has rendered (the first defers the panels out of view)
     this.pending = new Map(); // W_Q/W_K blocks queued for the next frame
     this.raf = 0;
     this.endTimer = 0;
@@ -222,6 +221,8 @@ export class Session {
       await this.retranslate({ keepStep: true });
       this.state = S.update(this.state, { sentence: typed });
     }
+    // the maps' Korean labels are drawn on canvas: again once the page's Korean font is in
+    whenKoreanFont(() => this.render(null, { defer: true }));
     return !!this.cur;
   }
 
@@ -265,6 +266,7 @@ export class Session {
       return;
     }
     this.hooks.onInput?.(null);
+    const first = !this.cur; // the page's first run: what is on screen renders first
     try {
       const out = C.translateRun(this.engine, text, { withPair: this.needsPair(), lastGood: this.lastGood, cur: this.cur });
       if (out.pair) this.pair = out.pair;
@@ -282,9 +284,7 @@ export class Session {
     // the W_Q/W_K edits in force go into the state (and the URL) too
     this.state = S.update(S.clampToModel(this.state, this.info), { edits: encodeEdits(this.engine, this.info) });
     this.hooks.onState?.(this.state);
-    // the first run: what is on screen first, the rest right after
-    this.render(null, { defer: !this.ranOnce });
-    this.ranOnce = true;
+    this.render(null, { defer: first });
     this.showTables();
     this.hooks.onRun?.(this);
   }
