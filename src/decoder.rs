@@ -93,19 +93,7 @@ pub struct DecoderCache {
     /// Per layer: self-attention `K`, `V` `(t, d_model)`, cross-attention `K`, `V` `(S, d_model)`.
     layers: Vec<[DMatrix<f32>; 4]>,
     /// Tokens so far (`t`).
-    len: usize,
-}
-
-impl DecoderCache {
-    /// Tokens so far.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether no token has been added yet.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
+    pub(crate) len: usize,
 }
 
 /// `m` `(n, d)` with `row` `(1, d)` under it.

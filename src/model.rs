@@ -98,7 +98,7 @@ impl Model {
     pub fn decode_step(&self, id: u32, cache: &mut DecoderCache, opts: &RunOptions) -> Result<(Mat, Vec<Mat>)> {
         let h = opts.heads_for(&self.config)?;
         self.check_ids("target", &[id], self.config.tgt_vocab.len())?;
-        if cache.len() >= self.config.max_len {
+        if cache.len >= self.config.max_len {
             return Err(input_err!("the decoder input would pass max_len = {}", self.config.max_len));
         }
         let (row, cross) = self.decoder.step(id, cache, h, opts);
