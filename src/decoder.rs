@@ -6,7 +6,7 @@
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
-use crate::attention::{softmax_rows, Edits, MultiHeadAttention};
+use crate::attention::{Edits, MultiHeadAttention};
 use crate::config::{RunOptions, Stack};
 use crate::encoder::edits_for;
 use crate::feed_forward::FeedForward;
@@ -140,12 +140,12 @@ impl Decoder {
         DecoderBody { embed, layers, output }
     }
 
-    /// The generator over a body's output: logits `(T, V)` and their row softmax.
+    /// The generator over a body's output: logits `(T, V)` (their row softmax is
+    /// [`DecoderTrace::probs`]).
     pub fn generate(&self, body: DecoderBody) -> DecoderTrace {
         let DecoderBody { embed, layers, output } = body;
         let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
-        let probs = softmax_rows(&logits);
-        DecoderTrace { embed, layers, output, logits: Mat(logits), probs: Mat(probs) }
+        DecoderTrace { embed, layers, output, logits: Mat(logits) }
     }
 
     /// The cache before the first token of a greedy decoding over `memory` `(S, d_model)`:

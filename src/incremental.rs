@@ -35,7 +35,6 @@ use alloc::rc::Rc;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
-use crate::attention::softmax_rows;
 use crate::attention::Edits;
 use crate::config::{Override, RunOptions, Stack};
 use crate::encoder::edits_for;
@@ -108,11 +107,9 @@ impl StagedDecoder {
         model.generate(&self.output) // (T, d_model) -> (T, V)
     }
 
-    /// The plain [`DecoderTrace`]: a copy of every stage, plus the logits and probabilities
-    /// `(T, V)` computed now.
+    /// The plain [`DecoderTrace`]: a copy of every stage, plus the logits `(T, V)` computed now.
     pub fn to_trace(&self, model: &Model) -> Result<DecoderTrace> {
         let logits = self.logits(model)?;
-        let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
         Ok(DecoderTrace {
             embed: (*self.embed).clone(),
             layers: self
@@ -126,7 +123,6 @@ impl StagedDecoder {
                 .collect(),
             output: (*self.output).clone(),
             logits,
-            probs,
         })
     }
 }

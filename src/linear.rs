@@ -9,13 +9,16 @@
 //! each row of the tile into two 4-lane SIMD registers (wasm `simd128`, x86 SSE, NEON). Each
 //! output is `b_j + sum_k x_ik W^T_kj` summed in `k` order, one lane per output, a rounded
 //! multiply then a rounded add per term, so these builds (and the AVX2 one chosen at run time
-//! natively) give the same bits.
+//! natively on CPUs without FMA) give the same bits.
 //!
-//! Two builds differ: the wasm engine built with `relaxed-simd` (the one the page loads where
-//! the browser has it; `scripts/build-wasm.sh`) uses `f32x4.relaxed_madd`, a fused
-//! multiply-add on CPUs that have one, so each term is rounded once instead of twice: about
-//! 15% faster in Chromium, and its logits stay within 4.6e-5 of onnxruntime-web's on the demo
-//! model (`make bench-compare` checks 1e-4).
+//! Two builds differ, each rounding a term once instead of twice where the CPU has a fused
+//! multiply-add: the wasm engine built with `relaxed-simd` (the one the page loads where the
+//! browser has it; `scripts/build-wasm.sh`) uses `f32x4.relaxed_madd`, about 15% faster in
+//! Chromium, and its logits stay within 4.6e-5 of onnxruntime-web's on the demo model
+//! (`make bench-compare` checks 1e-4); natively, x86-64 CPUs with AVX2 and FMA run
+//! [`write_fma`] (`vfmadd`), as onnxruntime's own kernels do. Tiles of fewer rows than the full
+//! one stay unfused in both, so a row's bits can depend on which tile it fell in (well inside
+//! the parity tolerance; the tests bound every kernel against an `f64` sum).
 
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, RowDVector};
@@ -102,6 +105,11 @@ impl Linear {
             return;
         }
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has AVX2 and FMA (checked on the line above).
+            return unsafe { write_fma(x, &self.panels, self.b.as_slice(), layout, out) };
+        }
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked on the line above).
             return unsafe { write_avx2(x, &self.panels, self.b.as_slice(), layout, out) };
@@ -142,6 +150,32 @@ unsafe fn write_avx2(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layou
             let w = _mm256_loadu_ps(w.as_ptr()); // W^T[k, j0..j0 + 8]
             for (a, &x_r) in acc.iter_mut().zip(x) {
                 *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_set1_ps(x_r), w));
+            }
+        }
+        let mut tile = [[0.0f32; NR]; 8];
+        for (row, a) in tile.iter_mut().zip(acc) {
+            _mm256_storeu_ps(row.as_mut_ptr(), a);
+        }
+        tile
+    }
+    write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile8(xg, panel, bias) })
+}
+
+/// The kernel of [`write_avx2`] with fused multiply-adds (`vfmadd`), on CPUs that have them:
+/// each term rounded once instead of twice, as the wasm `relaxed-simd` build does, and twice
+/// the arithmetic per instruction. Tiles of fewer than 8 rows stay unfused.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn write_fma(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layout, out: &mut [f32]) {
+    /// `xg` `(d_in, 8)`, `panel` `(d_in, NR)`: one register of `NR` columns per tile row.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn tile8(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
+        use std::arch::x86_64::{_mm256_fmadd_ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_storeu_ps};
+        let mut acc = [_mm256_loadu_ps(bias.as_ptr()); 8];
+        for (x, w) in xg.chunks_exact(8).zip(panel.chunks_exact(NR)) {
+            let w = _mm256_loadu_ps(w.as_ptr()); // W^T[k, j0..j0 + 8]
+            for (a, &x_r) in acc.iter_mut().zip(x) {
+                *a = _mm256_fmadd_ps(_mm256_set1_ps(x_r), w, *a);
             }
         }
         let mut tile = [[0.0f32; NR]; 8];

@@ -204,8 +204,10 @@ pub struct EncoderTrace {
 }
 
 /// The decoder's work on a target prefix, given the memory.
+///
+/// The next-token probabilities are [`DecoderTrace::probs`], computed from the logits when
+/// asked: a pass that only looks at attention does not pay for a `(T, V)` softmax.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct DecoderTrace {
     /// Target embeddings.
     pub embed: EmbeddingTrace,
@@ -215,8 +217,33 @@ pub struct DecoderTrace {
     pub output: Mat,
     /// Generator output, `(T, V)`: row `t` scores the token that follows position `t`.
     pub logits: Mat,
-    /// `softmax(logits)` by row, `(T, V)`.
-    pub probs: Mat,
+}
+
+impl DecoderTrace {
+    /// The next-token probabilities, `softmax(logits)` by row, `(T, V)` (paper section 3.4).
+    pub fn probs(&self) -> Mat {
+        Mat(crate::attention::softmax_rows(&self.logits))
+    }
+}
+
+/// `{embed, layers, output, logits, probs}`, `probs` computed now. On wasm the JavaScript
+/// bindings (`src/wasm.rs`) leave `logits` and `probs` out and add them as getters that make
+/// them when first read.
+#[cfg(feature = "serde")]
+impl serde::Serialize for DecoderTrace {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let generated = !cfg!(all(feature = "wasm", target_arch = "wasm32"));
+        let mut st = s.serialize_struct("DecoderTrace", if generated { 5 } else { 3 })?;
+        st.serialize_field("embed", &self.embed)?;
+        st.serialize_field("layers", &self.layers)?;
+        st.serialize_field("output", &self.output)?;
+        if generated {
+            st.serialize_field("logits", &self.logits)?;
+            st.serialize_field("probs", &self.probs())?;
+        }
+        st.end()
+    }
 }
 
 /// A whole forward pass: encoder, decoder, generator.

@@ -382,7 +382,8 @@ impl Lab {
 
     /// Greedy translation of the current source with the current options and edits. Returns
     /// `{text, tokens, decoder_tokens, finished, steps: [{token, top: [{token, prob}], cross,
-    /// copy}], trace}` and makes its decoder input the one [`Lab::run`] uses. A step that
+    /// copy}], trace}` (`trace.decoder.logits` and `.probs` made when first read, as in
+    /// [`Lab::run`]) and makes its decoder input the one [`Lab::run`] uses. A step that
     /// generated `<unk>` has `copy: {source, weight, word, start, end}` (the source token
     /// cross-attention copies; `text.slice(start, end)` is where `text` prints it in place of
     /// `<unk>`), every other step `copy: null`.
@@ -402,14 +403,22 @@ impl Lab {
             .zip(&spans)
             .map(|(s, span)| step_out(&self.model, s, src, span.as_ref().map(|r| (utf16(r.start), utf16(r.end)))))
             .collect();
-        to_js(&Translation {
+        let out = to_js(&Translation {
             text,
             tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
             decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
             finished: dec.tokens.last() == Some(&tok.eos),
             steps,
             trace: &dec.trace,
-        })
+        })?;
+        // the trace's (T, V) logits and probabilities: getters, as in `run()`
+        let decoder = Reflect::get(
+            &Reflect::get(&out, &JsValue::from_str("trace")).map_err(js_err)?,
+            &JsValue::from_str("decoder"),
+        )
+        .map_err(js_err)?;
+        Generated::attach(&decoder, Rc::clone(&self.model), GeneratedFrom::Logits(dec.trace.decoder.logits))?;
+        Ok(out)
     }
 
     /// One forward pass over the current source and decoder input (from the last
@@ -803,8 +812,39 @@ impl Shown {
             ("layers", layers.into()),
             ("output", self.output.get(&dec.output, make, key)?),
         ])?;
-        let generated: JsValue =
-            Generated { model: Rc::clone(model), output: Some(Rc::clone(&dec.output)), made: None }.into();
+        Generated::attach(&js, Rc::clone(model), GeneratedFrom::Output(Rc::clone(&dec.output)))?;
+        self.decoder = Some((dec.clone(), js.clone(), make.is_none()));
+        Ok(js)
+    }
+}
+
+/// The generator's output of one [`Lab::run`] or [`Lab::translate`], made into JavaScript
+/// matrices when JavaScript first reads `trace.decoder.logits` or `trace.decoder.probs` (the
+/// getters call these methods), then kept: a frame that only draws attention, or a page that
+/// only shows a translation's steps, never pays for the `(T, V)` copies. Not meant to be called
+/// directly.
+#[wasm_bindgen]
+pub struct Generated {
+    model: Rc<Model>,
+    /// Where the logits come from, until the matrices are made.
+    source: Option<GeneratedFrom>,
+    /// `{rows, cols, data}` of the logits and the probabilities, once made.
+    made: Option<(JsValue, JsValue)>,
+}
+
+/// What [`Generated`] makes its matrices from.
+enum GeneratedFrom {
+    /// The decoder output `(T, d_model)`: the generator runs when first read.
+    Output(Rc<Mat>),
+    /// Logits `(T, V)` already computed (greedy decoding's final pass).
+    Logits(Mat),
+}
+
+impl Generated {
+    /// Defines `logits` and `probs` on the JS object `decoder` as enumerable getters over a new
+    /// `Generated`.
+    fn attach(decoder: &JsValue, model: Rc<Model>, source: GeneratedFrom) -> Result<(), JsError> {
+        let generated: JsValue = Generated { model, source: Some(source), made: None }.into();
         for name in ["logits", "probs"] {
             let method: Function = Reflect::get(&generated, &JsValue::from_str(name))
                 .map_err(js_err)?
@@ -816,27 +856,13 @@ impl Shown {
                 ("configurable", JsValue::TRUE),
             ])?;
             Object::define_property(
-                js.unchecked_ref::<Object>(),
+                decoder.unchecked_ref::<Object>(),
                 &JsValue::from_str(name),
                 descriptor.unchecked_ref::<Object>(),
             );
         }
-        self.decoder = Some((dec.clone(), js.clone(), make.is_none()));
-        Ok(js)
+        Ok(())
     }
-}
-
-/// The generator's output of one [`Lab::run`], computed when JavaScript first reads
-/// `trace.decoder.logits` or `trace.decoder.probs` (the getters call these methods), then
-/// kept: a frame that only draws attention never pays for the `(T, V)` matrices. Not meant to
-/// be called directly.
-#[wasm_bindgen]
-pub struct Generated {
-    model: Rc<Model>,
-    /// The decoder output `(T, d_model)`, until the matrices are made.
-    output: Option<Rc<Mat>>,
-    /// `{rows, cols, data}` of the logits and the probabilities, once made.
-    made: Option<(JsValue, JsValue)>,
 }
 
 #[wasm_bindgen]
@@ -853,11 +879,13 @@ impl Generated {
 
     fn make(&mut self) -> Result<(JsValue, JsValue), JsError> {
         if self.made.is_none() {
-            let output = self.output.as_ref().ok_or_else(|| JsError::new("the decoder output is gone"))?;
-            let logits = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
+            let logits = match self.source.take() {
+                Some(GeneratedFrom::Output(output)) => self.model.generate(&output).map_err(err)?, // (T, d_model) -> (T, V)
+                Some(GeneratedFrom::Logits(logits)) => logits,
+                None => return Err(JsError::new("the decoder output is gone")),
+            };
             let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
-            self.made = Some((to_js(&logits)?, to_js(&probs)?));
-            self.output = None; // the matrices live on in JavaScript
+            self.made = Some((to_js(&logits)?, to_js(&probs)?)); // they live on in JavaScript
         }
         self.made.clone().ok_or_else(|| JsError::new("the logits were not made"))
     }

@@ -231,7 +231,7 @@ fn head_importance_agrees_with_full_passes() {
     // log p from the traced pass's probabilities, by hand
     let by_hand = |opts: &RunOptions| -> f32 {
         let trace = model.forward(&src, &[1, 5, 6], opts).unwrap();
-        translation.iter().enumerate().map(|(t, &y)| trace.decoder.probs[(t, y as usize)].ln()).sum()
+        translation.iter().enumerate().map(|(t, &y)| trace.decoder.probs()[(t, y as usize)].ln()).sum()
     };
     assert!((imp.base - by_hand(&opts)).abs() < 1e-4, "base {} vs {}", imp.base, by_hand(&opts));
     assert!((imp.base - log_prob(&model, &src, &translation, &opts).unwrap()).abs() == 0.0);

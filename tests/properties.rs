@@ -209,8 +209,9 @@ fn rows_sum_to_one(c: &Case, f: Flags) -> Result<(), TestCaseError> {
             }
         }
     }
-    for i in 0..trace.decoder.probs.nrows() {
-        let sum: f64 = trace.decoder.probs.row_vec(i).iter().map(|&p| p as f64).sum();
+    let probs = trace.decoder.probs();
+    for i in 0..probs.nrows() {
+        let sum: f64 = probs.row_vec(i).iter().map(|&p| p as f64).sum();
         prop_assert!((sum - 1.0).abs() <= 1e-5, "next-token probabilities of position {} sum to {}", i, sum);
     }
     Ok(())
@@ -412,6 +413,7 @@ fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), Tes
     let mut input = vec![model.tokenizer.bos];
     input.extend_from_slice(&dec.tokens[..n - 1]);
     prop_assert_eq!(&dec.trace.decoder.embed.ids, &input, "final decoder input");
+    let probs = dec.trace.decoder.probs();
     for (t, step) in dec.steps.iter().enumerate() {
         let best = step.probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let prefix = &dec.tokens[..t];
@@ -435,7 +437,7 @@ fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), Tes
                 );
             }
         }
-        let d = max_abs_diff(&step.probs, &dec.trace.decoder.probs.row_vec(t));
+        let d = max_abs_diff(&step.probs, &probs.row_vec(t));
         prop_assert!(d <= 1e-5, "src {:?} step {}: probabilities differ from the final trace by {:e}", c.src, t, d);
         prop_assert_eq!(step.cross.len(), c.spec.dec_layers);
         for (l, cross) in step.cross.iter().enumerate() {

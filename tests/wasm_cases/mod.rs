@@ -409,6 +409,31 @@ fn a_decoder_edit_returns_the_same_encoder_object_and_the_logits_on_demand() {
     assert!(js_sys::Object::is(&get(&b, "trace.decoder.probs"), &get(&b, "trace.decoder.probs")), "made once");
 }
 
+#[wasm_bindgen_test]
+fn a_translation_makes_its_logits_and_probabilities_when_first_read() {
+    let mut lab = lab();
+    let tr = lab.translate().unwrap();
+    let decoder = get(&tr, "trace.decoder");
+    let descriptor = js_sys::Object::get_own_property_descriptor(decoder.unchecked_ref::<js_sys::Object>(), &"probs".into());
+    assert!(get(&descriptor, "get").is_function(), "trace.decoder.probs is a getter");
+    let (t, v, probs) = mat(&tr, "trace.decoder.probs");
+    let (_, _, logits) = mat(&tr, "trace.decoder.logits");
+    assert_eq!(t, js_sys::Uint32Array::new(&get(&tr, "trace.decoder.embed.ids")).length() as usize);
+    assert!(js_sys::Object::is(&get(&tr, "trace.decoder.probs"), &get(&tr, "trace.decoder.probs")), "made once");
+    // the same numbers as a run over the same decoder input
+    let run = lab.run(None).unwrap();
+    assert_eq!(mat(&run, "trace.decoder.logits").2, logits);
+    assert_eq!(mat(&run, "trace.decoder.probs").2, probs);
+    // and each step's most probable candidate has the largest probability of its row
+    let steps: Array = get(&tr, "steps").into();
+    assert_eq!(steps.length() as usize, t);
+    for (i, step) in steps.iter().enumerate() {
+        let best = probs[i * v..(i + 1) * v].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let top = num(&step, "top.0.prob") as f32;
+        assert!((top - best).abs() < 1e-5, "step {i}: {top} vs {best}");
+    }
+}
+
 /// `{knockOut: [names]}`.
 fn knock_out_js(names: &[impl AsRef<str>]) -> JsValue {
     let o = js_sys::Object::new();
