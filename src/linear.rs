@@ -16,7 +16,7 @@
 //! browser has it; `scripts/build-wasm.sh`) uses `f32x4.relaxed_madd`, about 15% faster in
 //! Chromium, and its logits stay within 4.6e-5 of onnxruntime-web's on the demo model
 //! (`make bench-compare` checks 1e-4); natively, x86-64 CPUs with AVX2 and FMA run
-//! [`write_fma`] (`vfmadd`), as onnxruntime's own kernels do. Tiles of fewer rows than the full
+//! `write_fma` (`vfmadd`), as onnxruntime's own kernels do. Tiles of fewer rows than the full
 //! one stay unfused in both, so a row's bits can depend on which tile it fell in (well inside
 //! the parity tolerance; the tests bound every kernel against an `f64` sum).
 
