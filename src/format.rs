@@ -242,14 +242,15 @@ impl Model {
         let d = c.d_model;
 
         let embed = |t: &mut Tensors, side: &str, vocab: usize| -> Result<Embeddings> {
-            let table = t.matrix(&alloc::format!("{side}_embed.weight"), vocab, d)?;
+            // (vocab, d_model) row-major is (d_model, vocab) column-major: no reordering
+            let table_t = DMatrix::from_vec(d, vocab, t.floats(&alloc::format!("{side}_embed.weight"), &[vocab, d])?);
             let positions = match c.positional {
                 Positional::Sinusoidal => Some(sinusoidal(c.max_len, d)),
                 Positional::Learned => Some(t.matrix(&alloc::format!("{side}_pos.weight"), c.max_len, d)?),
                 Positional::None => None,
             };
             let scale = if c.scale_embedding { libm::sqrtf(d as f32) } else { 1.0 };
-            Ok(Embeddings { table, positions, scale })
+            Ok(Embeddings { table_t, positions, scale })
         };
         let norm = |t: &mut Tensors, name: &str| -> Result<LayerNorm> {
             Ok(LayerNorm {

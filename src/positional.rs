@@ -13,9 +13,10 @@ use crate::trace::{EmbeddingTrace, Mat};
 /// `PE(pos, 2i) = sin(pos / 10000^(2i/d_model))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))`,
 /// `(max_len, d_model)`. Computed in `f64` and rounded once, like the PyTorch exporter.
 pub fn sinusoidal(max_len: usize, d_model: usize) -> DMatrix<f32> {
+    // 10000^(2i/d_model) once per column, not once per cell: the same f64 divisor either way
+    let divisor: Vec<f64> = (0..d_model).map(|j| libm::pow(10000.0, (j - j % 2) as f64 / d_model as f64)).collect();
     DMatrix::from_fn(max_len, d_model, |pos, j| {
-        let two_i = (j - j % 2) as f64;
-        let angle = pos as f64 / libm::pow(10000.0, two_i / d_model as f64);
+        let angle = pos as f64 / divisor[j];
         (if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) }) as f32
     })
 }
@@ -23,8 +24,9 @@ pub fn sinusoidal(max_len: usize, d_model: usize) -> DMatrix<f32> {
 /// One side's embedding table and positional table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Embeddings {
-    /// `(vocab, d_model)`: row `id` is the token's vector.
-    pub table: DMatrix<f32>,
+    /// The embedding table transposed, `(d_model, vocab)`: column `id` is the token's vector,
+    /// contiguous (the file's row-major `(vocab, d_model)` taken as it is, without reordering).
+    pub table_t: DMatrix<f32>,
     /// `(max_len, d_model)`: the sinusoidal or learned encodings; `None` for `positional: none`.
     pub positions: Option<DMatrix<f32>>,
     /// `sqrt(d_model)` when the model scales embeddings, else 1.
@@ -41,8 +43,8 @@ impl Embeddings {
     /// [`Embeddings::forward`] of tokens that stand at positions `first..first + n` (a decoding
     /// step adds one token after the others).
     pub fn forward_from(&self, ids: &[u32], first: usize, positional: bool) -> EmbeddingTrace {
-        let (n, d) = (ids.len(), self.table.ncols());
-        let embedding = DMatrix::from_fn(n, d, |t, j| self.table[(ids[t] as usize, j)] * self.scale);
+        let (n, d) = (ids.len(), self.table_t.nrows());
+        let embedding = DMatrix::from_fn(n, d, |t, j| self.table_t[(j, ids[t] as usize)] * self.scale); // (n, d_model)
         let pe = match (&self.positions, positional) {
             (Some(table), true) => table.rows(first, n).into_owned(),
             _ => DMatrix::zeros(n, d),

@@ -73,6 +73,24 @@ fn the_unbroken_file_loads_and_runs() {
 }
 
 #[test]
+fn a_word_listed_twice_in_a_vocabulary_takes_its_first_id() {
+    // the small model's vocabularies are <pad> <bos> <eos> <unk> w4 w5 ...: w5 again at 7 and 9
+    let file = with_config(|cfg| {
+        for side in ["src_vocab", "tgt_vocab"] {
+            cfg[side][7] = json!("w5");
+            cfg[side][9] = json!("w5");
+        }
+    });
+    let model = try_load("a repeated word", &file).expect("loads");
+    assert_eq!(
+        model.tokenizer.encode_src("w5 w7 w9 w8").unwrap().ids,
+        [5, 3, 3, 8],
+        "source: w5 is 5, w7 and w9 unknown"
+    );
+    assert_eq!(model.tokenizer.encode_tgt("w5 w8").unwrap().ids, [5, 8], "target");
+}
+
+#[test]
 fn files_too_short_or_with_a_bad_header_length() {
     let big = (1u64 << 63).to_le_bytes();
     #[rustfmt::skip]
@@ -495,9 +513,9 @@ fn int8_weights_are_dequantised_row_by_row() {
     r.insert(format!("{name}_scale"), scale);
     let model = try_load("int8 embedding", &serialize(&r, Some(&s.config().to_string()))).expect("loads");
     let s0 = 1.27f32 / 127.0;
-    let table = &model.encoder.embed.table;
+    let table_t = &model.encoder.embed.table_t; // (d_model, vocab)
     for (c, q) in [(0, -50.0f32), (1, 0.0), (2, 25.0), (3, 127.0), (4, 10.0), (5, -10.0)] {
-        assert_eq!(table[(0, c)], q * s0, "row 0, column {c}: {q} * scale");
+        assert_eq!(table_t[(c, 0)], q * s0, "row 0, column {c}: {q} * scale");
     }
 }
 

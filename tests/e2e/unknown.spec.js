@@ -1,9 +1,19 @@
 // Unknown words: marked in the sentence box as the reader types, with in-vocabulary neighbours
 // from the GloVe vectors that replace them; "Try these" sentences; a word copied into the
 // translation through cross-attention, marked and explained.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { test, expect, openApp, shot, expectClean, readTable, heatmapName, typeSentence, urlState } from "./fixtures.js";
 
 const BOX = { name: "English sentence" };
+
+/** How many source-vocabulary entries of the committed model are words (not punctuation). */
+function sourceWords() {
+  const file = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "../../www/models/en-ko.safetensors"));
+  const header = JSON.parse(file.subarray(8, 8 + Number(file.readBigUInt64LE(0))).toString());
+  return JSON.parse(header.__metadata__.attnscope).src_vocab.filter((w) => /^\p{L}[\p{L}\p{M}'-]*$/u.test(w)).length;
+}
 
 /** The entry of the unknown-words list for `word` ("unknown word: sofa ..."). */
 const unknownItem = (page, word) => page.locator("#sentence-unknown").getByRole("listitem").filter({ hasText: `unknown word: ${word}` });
@@ -17,6 +27,7 @@ test("unknown words are underlined in place as you type, and the vectors load on
   expect(watch.requests.some((u) => u.includes("glove-50d"))).toBe(false);
   // the hint says how many words the model knows, counted from the model
   await expect(page.locator("#sentence-hint")).toContainText(/The model knows about [\d,]+ words of everyday English; unknown words are underlined and copied through unchanged\./);
+  await expect(page.locator("#sentence-hint")).toContainText(`knows about ${sourceWords().toLocaleString("en-US")} words`);
 
   // typing (no Enter): the mark follows within a frame, before the translation
   await box.fill("");

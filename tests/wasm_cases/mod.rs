@@ -414,7 +414,8 @@ fn a_translation_makes_its_logits_and_probabilities_when_first_read() {
     let mut lab = lab();
     let tr = lab.translate().unwrap();
     let decoder = get(&tr, "trace.decoder");
-    let descriptor = js_sys::Object::get_own_property_descriptor(decoder.unchecked_ref::<js_sys::Object>(), &"probs".into());
+    let descriptor =
+        js_sys::Object::get_own_property_descriptor(decoder.unchecked_ref::<js_sys::Object>(), &"probs".into());
     assert!(get(&descriptor, "get").is_function(), "trace.decoder.probs is a getter");
     let (t, v, probs) = mat(&tr, "trace.decoder.probs");
     let (_, _, logits) = mat(&tr, "trace.decoder.logits");

@@ -96,6 +96,15 @@ export function fmt(v, digits = 3) {
 }
 
 /**
+ * A whole count with its thousands grouped by commas (7,797), as both English and Korean write
+ * it. Not `toLocaleString`: its first call loads the browser's locale data, 30 - 190 ms on a
+ * fresh page in headless Chromium.
+ */
+export function fmtCount(n) {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
+/**
  * The float to 7 significant digits, for the tables that screen readers (and tests) read. Values
  * below a millionth print with 6 decimals (0.000001, 0.000000), never in exponent notation
  * (5.535148e-27).

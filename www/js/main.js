@@ -13,7 +13,7 @@ import * as S from "./state.js";
 import { Session } from "./session.js";
 import { pageHref } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
-import { el, warmCanvasFonts } from "./dom.js";
+import { el, fmtCount, warmCanvasFonts } from "./dom.js";
 import * as P from "./panels/index.js";
 import { setupShare, linkFor } from "./share.js";
 import { startEmbed } from "./embed.js";
@@ -133,8 +133,8 @@ function setupSentence() {
 function renderHint() {
   let text = t("sentence.hint");
   if (session.info) {
-    const n = session.info.srcVocab.filter(isWord).length;
-    text += ` ${t("sentence.knows", { n: n.toLocaleString(getLang() === "ko" ? "ko-KR" : "en-US") })}`;
+    const n = suggestions ? suggestions.candidates.length : session.info.srcVocab.filter(isWord).length;
+    text += ` ${t("sentence.knows", { n: fmtCount(n) })}`;
   }
   $("sentence-hint").textContent = text;
 }
