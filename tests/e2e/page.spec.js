@@ -2,6 +2,8 @@
 import { test, expect, openApp, shot, expectClean, readTable, heatmapName, urlState } from "./fixtures.js";
 
 test("loads with no console error, no failed request and nothing from another origin", async ({ page, watch }, testInfo) => {
+  const warnings = [];
+  page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
   await openApp(page);
   const origin = new URL(page.url()).origin;
   // the seed sentence gives a non-empty translation
@@ -24,6 +26,13 @@ test("loads with no console error, no failed request and nothing from another or
     expect(new URL(url).origin, url).toBe(origin);
   }
   expect(watch.requests.some((u) => u.endsWith("/models/en-ko.safetensors"))).toBe(true);
+  // the model starts downloading from the HTML's preload link, before the page's script runs,
+  // and the script takes that download (as it takes the glue's module preload): no second
+  // request, no warning about an unused preload
+  const initiators = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType("resource").map((e) => [new URL(e.name).pathname, e.initiatorType])));
+  expect(initiators["/models/en-ko.safetensors"]).toBe("link");
+  for (const file of ["/models/en-ko.safetensors", "/pkg/attnscope.js"]) expect(watch.requests.filter((u) => u.endsWith(file)), file).toHaveLength(1);
+  expect(warnings.filter((w) => /preload/i.test(w))).toEqual([]);
   // Chromium runs relaxed SIMD, so the page loads that build of the engine (and only that one)
   expect(watch.requests.filter((u) => /\/pkg\/attnscope\w*\.wasm$/.test(u)).map((u) => new URL(u).pathname)).toEqual(["/pkg/attnscope_relaxed_bg.wasm"]);
   expectClean(watch);
