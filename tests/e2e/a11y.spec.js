@@ -239,3 +239,33 @@ test("forced colours (high contrast): the maps keep their numbers, on the canvas
   await shot(page, testInfo, "forced-colours-lesson");
   expectClean(watch);
 });
+
+test("a new sentence paints its maps first; each screen-reader table says it is busy until the page is idle, then holds the new numbers", async ({ page, watch }) => {
+  // idle callbacks wait for the test to run them
+  await page.addInitScript(() => {
+    window.__idle = [];
+    window.requestIdleCallback = (f) => window.__idle.push(f);
+  });
+  await openApp(page);
+  await page.evaluate(() => window.__idle.splice(0).forEach((f) => f()));
+  const table = page.getByRole("table", { name: heatmapName("encoder"), exact: true });
+  await expect(table).not.toHaveAttribute("aria-busy", "true");
+  await expect(table.locator("thead th.col-key")).toHaveCount(10);
+
+  await typeSentence(page, "my brother reads a book every night");
+  // the map shows the new sentence (its canvas is described with it) while the table waits
+  await expect(page.locator("#translation")).not.toHaveText("");
+  await expect(table).toHaveAttribute("aria-busy", "true");
+  await expect(table.locator("thead th.col-key")).toHaveCount(10); // still the old sentence's
+  const pending = await page.evaluate(() => window.__idle.length);
+  expect(pending).toBeGreaterThan(0);
+
+  await page.evaluate(() => window.__idle.splice(0).forEach((f) => f()));
+  await expect(table).not.toHaveAttribute("aria-busy", "true");
+  await expect(table.locator("thead th.col-key")).toHaveText(["my", "brother", "reads", "a", "book", "every", "night"]);
+  // the numbers are the engine's: each row of weights sums to 1
+  const sums = await table.evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).reduce((s, c) => s + Number(c.textContent), 0)));
+  expect(sums).toHaveLength(7);
+  for (const s of sums) expect(Math.abs(s - 1)).toBeLessThan(1e-5);
+  expectClean(watch);
+});

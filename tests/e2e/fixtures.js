@@ -67,6 +67,7 @@ export async function shot(page, testInfo, name) {
 export async function readTable(page, name, exact = true) {
   const table = page.getByRole("table", { name, exact });
   await expect(table).toHaveCount(1);
+  await expect(table).not.toHaveAttribute("aria-busy", "true"); // filled once the page is idle (dom.fillTableLater)
   return table.evaluate((t) => ({
     cols: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
     rows: [...t.tBodies[0].rows].map((r) => r.cells[0].textContent),

@@ -53,6 +53,30 @@ export function tableBox(box, shown, label = "") {
 }
 
 /**
+ * Fill a view's screen-reader table (`view.renderTable()`, into `view.table`) once the page is
+ * idle, after the maps have been painted. Laying out a table costs the browser per cell, and a
+ * new 61-token sentence brings a 61 x 61 one: built at once, the tables were three quarters of a
+ * re-translation (about 190 of 250 ms) and held up the maps and the typing. Until it is filled
+ * the table says so (`aria-busy`), for screen readers and for the tests that read it.
+ * `delay` (ms): wait that long first (a drag refreshes its tables in its pauses).
+ */
+export function fillTableLater(view, delay = 0) {
+  view.table.setAttribute("aria-busy", "true");
+  clearTimeout(view.tableTimer);
+  view.tableTimer = setTimeout(() => {
+    if (view.tableIdle) return;
+    view.tableIdle = true;
+    const fill = () => {
+      view.tableIdle = false;
+      view.renderTable();
+      view.table.removeAttribute("aria-busy");
+    };
+    if (globalThis.requestIdleCallback) requestIdleCallback(fill, { timeout: 250 });
+    else setTimeout(fill, 0);
+  }, delay);
+}
+
+/**
  * Call `onShow()` whenever `element` comes into view; `isVisible()` tells whether it is now.
  * Views skip drawing canvases nobody can see and catch up when they scroll into view.
  */

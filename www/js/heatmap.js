@@ -7,7 +7,7 @@
 // `{rows, cols, data: Float32Array}`.
 
 import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, INK, seqRGBA, divRGBA, seqDark, divDark } from "./colors.js";
-import { el, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
+import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 let hatch = null;
@@ -112,9 +112,7 @@ export class Heatmap {
     setAttr(this.canvas, "aria-label", `${d.label}. ${this.t("heatmap.keys")}`);
     this.draw(live);
     if (this.cursor && this.canvas.matches(":focus")) this.describe(this.cursor, false);
-    clearTimeout(this.tableTimer);
-    if (live) this.tableTimer = setTimeout(() => this.renderTable(), 120);
-    else this.renderTable();
+    fillTableLater(this, live ? 120 : 0);
   }
 
   computeLayout() {

@@ -5,7 +5,7 @@
 // arithmetic done here is the product w_ij * v_j of each term, which is what the panel shows.
 
 import { ROLE, ROLE_TEXT, GRID, seqColor } from "./colors.js";
-import { el, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
+import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 export class WeightedAverage {
@@ -60,9 +60,7 @@ export class WeightedAverage {
     this.data = d;
     this.renderControls(live);
     this.draw(live);
-    clearTimeout(this.tableTimer);
-    if (live) this.tableTimer = setTimeout(() => this.renderTable(), 120);
-    else this.renderTable();
+    fillTableLater(this, live ? 120 : 0);
   }
 
   renderControls(live = false) {
