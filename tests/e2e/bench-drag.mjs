@@ -18,6 +18,10 @@
 //                          threads (commit, raster, the software display compositor)
 //   BENCH_WIDTH=1400 BENCH_HEIGHT=1000 ...   the viewport (default 1400 x 1000)
 //
+// After the drag it also times head importance (all heads, 5 times) and a new sentence:
+// newSentenceToPaintMs, from Enter in the box (the bench sentence and the same with "mother"
+// changed to "sister", alternately) to the next frame painted with the new translation.
+//
 // Serves the built site (scripts/serve.py dist; `make bench-page` builds it), opens it with `?bench` and a 32-token source sentence,
 // keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
 // screen, then drags one W_Q cell up and down with scripted pointer moves. The page (main.js,
@@ -202,6 +206,27 @@ try {
     await page.waitForFunction((n) => performance.getEntriesByName("attnscope-importance").length > n, i, { timeout: 60000 });
   }
   const importance = await page.evaluate(() => performance.getEntriesByName("attnscope-importance").map((e) => e.duration));
+  // a new sentence, as a reader gives one (Enter in the box): the bench sentence and the same
+  // with one word changed, alternately, 12 times; from the keydown to the painted maps (the
+  // screen-reader tables fill afterwards, when the page is idle)
+  const variant = SENTENCE.replace(/\bmother\b/, "sister");
+  const newSentence = await page.evaluate(async (texts) => {
+    const box = document.getElementById("sentence");
+    const out = document.getElementById("translation");
+    const afterPaint = () => new Promise((r) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => r(performance.now()); ch.port2.postMessage(0); }));
+    const times = [];
+    for (let i = 0; i < 12; i++) {
+      const before = out.textContent;
+      box.value = texts[i % 2];
+      const changed = new Promise((r) => new MutationObserver((_, o) => out.textContent !== before && (o.disconnect(), r())).observe(out, { childList: true, subtree: true, characterData: true }));
+      const t0 = performance.now();
+      box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+      await changed;
+      times.push((await afterPaint()) - t0);
+      await new Promise((r) => setTimeout(r, 400)); // the idle fill of the tables, between sentences
+    }
+    return times.slice(2); // the first two warm the caches of both sentences' words
+  }, [variant, SENTENCE]);
   const samples = await page.evaluate(() => window.__attnscopeBench.samples);
   const parts = await page.evaluate(() => window.__attnscopeBench.parts);
   const part = (k) => stats(parts.map((p) => p[k]));
@@ -226,6 +251,8 @@ try {
     eventTimestampToPaintMs: stats(pick("fromEventStamp")),
     frameWorkMs: stats(pick("work")),
     headImportanceAllHeadsMs: stats(importance),
+    // Enter on a new sentence (one word changed) -> the new maps painted
+    newSentenceToPaintMs: stats(newSentence),
     // the engine's run, then each live panel's repaint (session.js: keyed by panel name)
     frameWorkPartsMs: Object.fromEntries([...new Set(parts.flatMap((p) => Object.keys(p)))].map((k) => [k, part(k)])),
     mainThreadMsByTraceEvent: trace,
