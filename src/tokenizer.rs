@@ -132,10 +132,11 @@ fn push_word(word: String, contractions: bool, out: &mut Vec<String>) {
 }
 
 fn index(vocab: &[String]) -> BTreeMap<String, u32> {
-    // Built in one go from the pairs (the standard library sorts them and fills the nodes in
-    // order, instead of inserting the words one by one). Of equal keys it keeps the last pair
-    // it is given; given in reverse, that is the first occurrence.
-    vocab.iter().enumerate().rev().map(|(i, w)| (w.clone(), i as u32)).collect()
+    let mut map = BTreeMap::new();
+    for (i, w) in vocab.iter().enumerate() {
+        map.entry(w.clone()).or_insert(i as u32); // first occurrence wins
+    }
+    map
 }
 
 impl Tokenizer {
