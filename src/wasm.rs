@@ -8,9 +8,9 @@
 //! [`Lab::run`] and [`Lab::run_encoder`] are incremental (see [`crate::incremental`]): after a
 //! Q/K edit, only the stages from the edited sublayer on are recomputed, and the JS objects of
 //! the unchanged stages are the very objects an earlier result returned (treat every result as
-//! read-only). `trace.decoder.logits` and `.probs` of `run()`, `(T, V)` each and the largest
-//! part of a run, are computed when first read (enumerable getters; `JSON.stringify` and
-//! spreading read them as usual). A frame of a drag asks for less: given a matrix maker,
+//! read-only). `trace.decoder.logits` and `.probs` of `run()` and `translate()`, `(T, V)` each
+//! and the largest part of a run, are computed when first read (enumerable getters;
+//! `JSON.stringify` and spreading read them as usual). A frame of a drag asks for less: given a matrix maker,
 //! `run` and `runEncoder` leave the values of every matrix in wasm memory until the page reads
 //! them with [`Lab::matrix`] (see [`Lab::run`]; `www/js/engine.js` makes such matrices).
 //!

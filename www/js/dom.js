@@ -61,7 +61,7 @@ export function tableBox(box, shown, label = "") {
  * `delay` (ms): wait that long first (a drag refreshes its tables in its pauses).
  */
 export function fillTableLater(view, delay = 0) {
-  view.table.setAttribute("aria-busy", "true");
+  if (view.table.getAttribute("aria-busy") !== "true") view.table.setAttribute("aria-busy", "true");
   clearTimeout(view.tableTimer);
   view.tableTimer = setTimeout(() => {
     if (view.tableIdle) return;
