@@ -140,25 +140,11 @@ impl Layout {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 unsafe fn write_avx2(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layout, out: &mut [f32]) {
-    /// [`tile`] for 8 rows, spelled out: left to itself the compiler vectorises an 8 x 8
-    /// tile across its rows and spends its time shuffling.
     #[target_feature(enable = "avx2")]
-    unsafe fn tile8(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
-        use std::arch::x86_64::{_mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_storeu_ps};
-        let mut acc = [_mm256_loadu_ps(bias.as_ptr()); 8];
-        for (x, w) in xg.chunks_exact(8).zip(panel.chunks_exact(NR)) {
-            let w = _mm256_loadu_ps(w.as_ptr()); // W^T[k, j0..j0 + 8]
-            for (a, &x_r) in acc.iter_mut().zip(x) {
-                *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_set1_ps(x_r), w));
-            }
-        }
-        let mut tile = [[0.0f32; NR]; 8];
-        for (row, a) in tile.iter_mut().zip(acc) {
-            _mm256_storeu_ps(row.as_mut_ptr(), a);
-        }
-        tile
+    unsafe fn tile(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
+        tile8::<false>(xg, panel, bias)
     }
-    write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile8(xg, panel, bias) })
+    write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile(xg, panel, bias) })
 }
 
 /// The kernel of [`write_avx2`] with fused multiply-adds (`vfmadd`), on CPUs that have them:
@@ -167,24 +153,36 @@ unsafe fn write_avx2(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layou
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn write_fma(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layout, out: &mut [f32]) {
-    /// `xg` `(d_in, 8)`, `panel` `(d_in, NR)`: one register of `NR` columns per tile row.
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn tile8(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
-        use std::arch::x86_64::{_mm256_fmadd_ps, _mm256_loadu_ps, _mm256_set1_ps, _mm256_storeu_ps};
-        let mut acc = [_mm256_loadu_ps(bias.as_ptr()); 8];
-        for (x, w) in xg.chunks_exact(8).zip(panel.chunks_exact(NR)) {
-            let w = _mm256_loadu_ps(w.as_ptr()); // W^T[k, j0..j0 + 8]
-            for (a, &x_r) in acc.iter_mut().zip(x) {
-                *a = _mm256_fmadd_ps(_mm256_set1_ps(x_r), w, *a);
-            }
-        }
-        let mut tile = [[0.0f32; NR]; 8];
-        for (row, a) in tile.iter_mut().zip(acc) {
-            _mm256_storeu_ps(row.as_mut_ptr(), a);
-        }
-        tile
+    unsafe fn tile(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
+        tile8::<true>(xg, panel, bias)
     }
-    write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile8(xg, panel, bias) })
+    write_tiles::<8>(x, panels, b, layout, out, |xg, panel, bias| unsafe { tile(xg, panel, bias) })
+}
+
+/// [`tile`] for 8 rows on AVX registers, spelled out (left to itself the compiler vectorises an
+/// 8 x 8 tile across its rows and spends its time shuffling): `xg` `(d_in, 8)`, `panel`
+/// `(d_in, NR)`, one register of `NR` columns per tile row; `FUSED` adds each term with
+/// `vfmadd`. Inlined into the callers above, which enable the CPU features it uses.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn tile8<const FUSED: bool>(xg: &[f32], panel: &[f32], bias: &[f32; NR]) -> [[f32; NR]; 8] {
+    use std::arch::x86_64::{
+        _mm256_add_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_storeu_ps,
+    };
+    let mut acc = [_mm256_loadu_ps(bias.as_ptr()); 8];
+    for (x, w) in xg.chunks_exact(8).zip(panel.chunks_exact(NR)) {
+        let w = _mm256_loadu_ps(w.as_ptr()); // W^T[k, j0..j0 + 8]
+        for (a, &x_r) in acc.iter_mut().zip(x) {
+            let x_r = _mm256_set1_ps(x_r);
+            *a = if FUSED { _mm256_fmadd_ps(x_r, w, *a) } else { _mm256_add_ps(*a, _mm256_mul_ps(x_r, w)) };
+        }
+    }
+    let mut tile = [[0.0f32; NR]; 8];
+    for (row, a) in tile.iter_mut().zip(acc) {
+        _mm256_storeu_ps(row.as_mut_ptr(), a);
+    }
+    tile
 }
 
 /// [`tile`] for 4 rows with `f32x4.relaxed_madd`: `acc = x_r * w + acc` in one instruction
