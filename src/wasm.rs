@@ -10,9 +10,10 @@
 //! the unchanged stages are the very objects an earlier result returned (treat every result as
 //! read-only). `trace.decoder.logits` and `.probs` of `run()` and `translate()`, `(T, V)` each
 //! and the largest part of a run, are computed when first read (enumerable getters;
-//! `JSON.stringify` and spreading read them as usual). A frame of a drag asks for less: given a matrix maker,
-//! `run` and `runEncoder` leave the values of every matrix in wasm memory until the page reads
-//! them with [`Lab::matrix`] (see [`Lab::run`]; `www/js/engine.js` makes such matrices).
+//! `JSON.stringify` and spreading read them as usual). A frame of a drag asks for less: given a
+//! matrix maker, `run` and `runEncoder` leave the values of every matrix in wasm memory until
+//! the page reads them with [`Lab::matrix`] (see [`Lab::run`]; `www/js/engine.js` makes such
+//! matrices).
 //!
 //! ```js
 //! import init, { Lab } from "./pkg/attnscope.js";
@@ -879,13 +880,18 @@ impl Generated {
 
     fn make(&mut self) -> Result<(JsValue, JsValue), JsError> {
         if self.made.is_none() {
-            let logits = match self.source.take() {
-                Some(GeneratedFrom::Output(output)) => self.model.generate(&output).map_err(err)?, // (T, d_model) -> (T, V)
+            let generated;
+            let logits = match &self.source {
+                Some(GeneratedFrom::Output(output)) => {
+                    generated = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
+                    &generated
+                }
                 Some(GeneratedFrom::Logits(logits)) => logits,
                 None => return Err(JsError::new("the decoder output is gone")),
             };
-            let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
-            self.made = Some((to_js(&logits)?, to_js(&probs)?)); // they live on in JavaScript
+            let probs = Mat(softmax_rows(logits)); // (T, V), rows sum to 1
+            self.made = Some((to_js(logits)?, to_js(&probs)?));
+            self.source = None; // the matrices live on in JavaScript
         }
         self.made.clone().ok_or_else(|| JsError::new("the logits were not made"))
     }
