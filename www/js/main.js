@@ -129,12 +129,17 @@ function setupSentence() {
   tryList.addEventListener("focusout", () => setTimeout(clearPreview, 0));
 }
 
+/** How many entries of the model's source vocabulary are words: counted once, on first use. */
+let known = null;
+function knownWords() {
+  return (known ??= session.info.srcVocab.filter(isWord).length);
+}
+
 /** The hint under the box: how to use it, and what the model knows (counted from the model). */
 function renderHint() {
   let text = t("sentence.hint");
   if (session.info) {
-    const n = suggestions ? suggestions.candidates.length : session.info.srcVocab.filter(isWord).length;
-    text += ` ${t("sentence.knows", { n: fmtCount(n) })}`;
+    text += ` ${t("sentence.knows", { n: fmtCount(knownWords()) })}`;
   }
   $("sentence-hint").textContent = text;
 }
@@ -167,7 +172,7 @@ function renderModelInfo() {
     dec: info.decoderLayers,
     ff: info.dimFeedforward,
     max: info.maxLen,
-    vocab: info.srcVocab.filter(isWord).length, // the same count as the hint's
+    vocab: knownWords(), // the same count as the hint's
   });
 }
 
