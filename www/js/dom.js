@@ -62,18 +62,13 @@ export function tableBox(box, shown, label = "") {
  */
 export function fillTableLater(view, delay = 0) {
   if (view.table.getAttribute("aria-busy") !== "true") view.table.setAttribute("aria-busy", "true");
+  const fill = () => {
+    view.renderTable(); // always the view's latest data: a second fill in a row changes nothing
+    view.table.removeAttribute("aria-busy");
+  };
+  const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 0));
   clearTimeout(view.tableTimer);
-  view.tableTimer = setTimeout(() => {
-    if (view.tableIdle) return;
-    view.tableIdle = true;
-    const fill = () => {
-      view.tableIdle = false;
-      view.renderTable();
-      view.table.removeAttribute("aria-busy");
-    };
-    if (globalThis.requestIdleCallback) requestIdleCallback(fill, { timeout: 250 });
-    else setTimeout(fill, 0);
-  }, delay);
+  view.tableTimer = setTimeout(() => idle(fill, { timeout: 250 }), delay);
 }
 
 /**
