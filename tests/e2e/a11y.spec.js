@@ -3,7 +3,7 @@
 // of the lab is reachable with the keyboard alone; with forced colours the maps keep their values.
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, openApp, shot, expectClean, heatmapName, typeSentence, cellPoint } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, heatmapName, typeSentence, cellPoint, filled } from "./fixtures.js";
 
 // The server's strict CSP would refuse axe's injected script.
 test.use({ bypassCSP: true });
@@ -179,7 +179,7 @@ test("keyboard alone: Tab reaches every control of the lab, each on screen, and 
   await expect(readout).toHaveText(/ → .* weight \d/);
   // "friend → hates · raw score q·k −7.219 · scaled/masked −1.805 · weight 0.0001": the table's cell
   const [, from, to, w] = (await readout.textContent()).match(/^(.+?) → (.+?) · .* weight ([\d.]+)/);
-  const cellValue = await page.locator("#heatmap-main table").evaluate((t, [from, to]) => {
+  const cellValue = await (await filled(page.locator("#heatmap-main table"))).evaluate((t, [from, to]) => {
     const c = [...t.tHead.rows[0].cells].findIndex((th) => th.textContent === to);
     const row = [...t.tBodies[0].rows].find((tr) => tr.cells[0].textContent === from);
     return Number(row.cells[c].textContent);

@@ -1,7 +1,7 @@
 // Embedding: the course-notes example (a sandboxed iframe and two <attnscope-panel> elements),
 // embed mode in a sandboxed iframe, permalinks that carry W_Q/W_K edits, and the lab's
 // "Embed this" snippets pasted into a page of their own.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, urlState, viewOf } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, urlState, viewOf, filled } from "./fixtures.js";
 
 // The pages made up below are served by page.route, which a service worker (the built site
 // registers one, see offline.spec.js) would bypass: none here.
@@ -54,7 +54,7 @@ test("the course-notes page: three live panels, no console error, the two elemen
   const dec = page.locator("#panel-decoding");
   await expect(dec.getByRole("slider", { name: "디코딩 단계" })).toBeVisible({ timeout: 30_000 });
   await expect(dec.getByRole("combobox", { name: "헤드", exact: true })).toHaveValue("0");
-  const decTable = await dec.getByRole("table").evaluate((t) => ({
+  const decTable = await (await filled(dec.getByRole("table"))).evaluate((t) => ({
     cols: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
     rows: [...t.tBodies[0].rows].map((r) => r.cells[0].textContent),
     values: [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => Number(c.textContent))),
@@ -66,12 +66,12 @@ test("the course-notes page: three live panels, no console error, the two elemen
   await shot(page, testInfo, "course-notes");
 
   // the two elements do not interfere: the English one's head changes, the Korean one's stays
-  const decBefore = await dec.getByRole("table").evaluate((t) => t.outerHTML);
+  const decBefore = await (await filled(dec.getByRole("table"))).evaluate((t) => t.outerHTML);
   await qk.getByRole("combobox", { name: "Head", exact: true }).selectOption({ label: "3" });
   await expect(qk.getByRole("table", { name: heatmapName("encoder", 1, 3), exact: true })).toHaveCount(1);
   await expect(qk.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 1, head 3/ })).toBeVisible();
   await expect(dec.getByRole("combobox", { name: "헤드", exact: true })).toHaveValue("0");
-  expect(await dec.getByRole("table").evaluate((t) => t.outerHTML)).toBe(decBefore);
+  expect(await (await filled(dec.getByRole("table"))).evaluate((t) => t.outerHTML)).toBe(decBefore);
   // an edit in one element's engine (keyboard, inside its shadow root) leaves the other alone
   const head3 = await readTable(qk, heatmapName("encoder", 1, 3));
   const wk = qk.getByRole("slider", { name: /^W_K cells of encoder self-attention, layer 1, head 3/ });
@@ -80,10 +80,10 @@ test("the course-notes page: three live panels, no console error, the two elemen
   await expect(wk).toHaveAttribute("aria-valuetext", /^row 1 of \d+, column 1 of \d+/);
   await expect.poll(async () => (await readTable(qk, heatmapName("encoder", 1, 3))).text).not.toEqual(head3.text);
   await expect(qk.getByRole("status").filter({ hasText: "Edited blocks in force: 1" })).toBeVisible();
-  expect(await dec.getByRole("table").evaluate((t) => t.outerHTML)).toBe(decBefore);
+  expect(await (await filled(dec.getByRole("table"))).evaluate((t) => t.outerHTML)).toBe(decBefore);
   await qk.getByRole("button", { name: "Identity (W_Q = W_K = I)" }).click();
   await expect(qk.getByRole("status").filter({ hasText: "Edited blocks in force: 2" })).toBeVisible();
-  expect(await dec.getByRole("table").evaluate((t) => t.outerHTML)).toBe(decBefore);
+  expect(await (await filled(dec.getByRole("table"))).evaluate((t) => t.outerHTML)).toBe(decBefore);
   // and the other way round, through an attribute: the Korean one follows, the English one stays
   const qkBefore = await readTable(qk, heatmapName("encoder", 1, 3));
   await dec.evaluate((e) => e.setAttribute("head", "3"));
@@ -130,7 +130,7 @@ test("embed mode in a sandboxed iframe shows only the chosen panel and controls,
   // it is sandboxed (opaque origin), and a control still works there
   const inner = page.frames().find((f) => f.url().includes("embed=1"));
   expect(await inner.evaluate(() => self.origin)).toBe("null");
-  const before = await avg.evaluate((t) => t.tBodies[0].textContent);
+  const before = await (await filled(avg)).evaluate((t) => t.tBodies[0].textContent);
   await frame.getByRole("checkbox", { name: "Divide scores by √d_k" }).uncheck();
   await expect.poll(() => avg.evaluate((t) => t.tBodies[0].textContent)).not.toBe(before);
   // size messages: from the iframe, matching its document's height

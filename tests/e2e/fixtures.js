@@ -61,13 +61,21 @@ export async function shot(page, testInfo, name) {
 }
 
 /**
+ * `table` (a locator of one table) once the page has filled it: maps fill their tables when the
+ * page is idle (dom.fillTableLater) and mark them `aria-busy` until then.
+ */
+export async function filled(table) {
+  await expect(table).toHaveCount(1);
+  await expect(table).not.toHaveAttribute("aria-busy", "true");
+  return table;
+}
+
+/**
  * Read an accessible table by its name: column headers, row headers and the numbers.
  * `exact` matches the whole name (the main heatmap's name is a prefix of the pair tables').
  */
 export async function readTable(page, name, exact = true) {
-  const table = page.getByRole("table", { name, exact });
-  await expect(table).toHaveCount(1);
-  await expect(table).not.toHaveAttribute("aria-busy", "true"); // filled once the page is idle (dom.fillTableLater)
+  const table = await filled(page.getByRole("table", { name, exact }));
   return table.evaluate((t) => ({
     cols: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
     rows: [...t.tBodies[0].rows].map((r) => r.cells[0].textContent),

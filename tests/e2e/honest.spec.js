@@ -2,7 +2,7 @@
 // referent only for a word that agrees with the pronoun; the word-order comparison opens on a
 // head where order matters and describes the head shown; "Show me" keeps the keyboard on the
 // map; a download's status line names only the map on screen.
-import { test, expect, openApp, typeSentence, expectClean } from "./fixtures.js";
+import { test, expect, openApp, typeSentence, expectClean, filled } from "./fixtures.js";
 
 // Each sentence with the words its pronouns could stand for (names and agreeing nouns).
 const PRONOUN_SENTENCES = [
@@ -159,7 +159,7 @@ test("tables print the page's numbers (never exponent notation), even where scal
   await openApp(page, "?scale=0&tables=1&s=the+brother+carried+the+sister+to+school+every+day");
   const table = page.getByRole("table", { name: "encoder self-attention weights, layer 1, head 1", exact: true });
   await expect(table).toBeVisible();
-  const cells = await table.locator("tbody td").allTextContents();
+  const cells = await (await filled(table)).locator("tbody td").allTextContents();
   expect(cells.length).toBeGreaterThan(50);
   for (const c of cells) expect(c).toMatch(/^-?\d+(\.\d+)?$/);
   expect(cells.some((c) => c === "0.000000")).toBe(true); // the near-zero weights are there, written plainly
