@@ -15,6 +15,7 @@ use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, RowDVector};
+use safetensors::tensor::{Metadata, TensorView};
 use safetensors::{Dtype, SafeTensorError, SafeTensors};
 
 use crate::attention::MultiHeadAttention;
@@ -34,8 +35,9 @@ use crate::Result;
 pub const MAX_HEADER: u64 = 16 << 20;
 
 /// Parse a safetensors buffer and read one metadata entry, after checking the header length
-/// against [`MAX_HEADER`] and the file's size.
-pub fn open<'a>(bytes: &'a [u8], key: &str) -> Result<(SafeTensors<'a>, String)> {
+/// against [`MAX_HEADER`] and the file's size. The header is parsed once (the vocabularies
+/// make it most of a small model's loading time in a browser's first, unoptimised calls).
+pub fn open<'a>(bytes: &'a [u8], key: &str) -> Result<(Tensors<'a>, String)> {
     let len: [u8; 8] = bytes
         .get(..8)
         .and_then(|b| b.try_into().ok())
@@ -44,15 +46,16 @@ pub fn open<'a>(bytes: &'a [u8], key: &str) -> Result<(SafeTensors<'a>, String)>
     if n > MAX_HEADER || n > (bytes.len() as u64).saturating_sub(8) {
         return Err(format_err!("header length {n} is larger than the file or than {MAX_HEADER} bytes"));
     }
-    let (_, meta) = SafeTensors::read_metadata(bytes).map_err(describe)?;
+    // read_metadata checks every tensor's offsets against its dtype and shape, and that the
+    // tensors cover the rest of the file exactly
+    let (n, meta) = SafeTensors::read_metadata(bytes).map_err(describe)?;
     let value = meta
         .metadata()
         .as_ref()
         .and_then(|m| m.get(key))
         .cloned()
         .ok_or_else(|| format_err!("__metadata__ has no {key:?} entry"))?;
-    let st = SafeTensors::deserialize(bytes).map_err(describe)?;
-    Ok((st, value))
+    Ok((Tensors { meta, data: &bytes[8 + n..], used: BTreeSet::new() }, value))
 }
 
 /// A safetensors error in words.
@@ -78,16 +81,20 @@ fn describe(e: SafeTensorError) -> crate::Error {
     }
 }
 
-/// Reads named tensors out of a parsed file, remembering which were used.
+/// Reads named tensors out of a file [`open`]ed, remembering which were used.
 pub struct Tensors<'a> {
-    st: SafeTensors<'a>,
+    meta: Metadata,
+    /// The file after its header: the tensors' bytes, which the offsets index.
+    data: &'a [u8],
     used: BTreeSet<String>,
 }
 
 impl<'a> Tensors<'a> {
-    /// Wrap a parsed file.
-    pub fn new(st: SafeTensors<'a>) -> Self {
-        Tensors { st, used: BTreeSet::new() }
+    /// Tensor `name` as a view of the file's bytes (its offsets were checked by [`open`]).
+    fn view(&self, name: &str) -> Option<TensorView<'a>> {
+        let info = self.meta.info(name)?;
+        let (start, end) = info.data_offsets;
+        TensorView::new(info.dtype, info.shape.clone(), self.data.get(start..end)?).ok()
     }
 
     /// Tensor `name` as row-major `f32`, checked to have `shape` and only finite values.
@@ -95,14 +102,14 @@ impl<'a> Tensors<'a> {
     /// A 2-D tensor may also be stored as I8 `(rows, cols)` with a tensor `{name}_scale`
     /// `(rows)` (F32 or F16) beside it: the loader dequantises `w[r][c] = q[r][c] * scale[r]`.
     pub fn floats(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
-        let view = self.st.tensor(name).map_err(|_| format_err!("tensor {name:?} is missing"))?;
+        let view = self.view(name).ok_or_else(|| format_err!("tensor {name:?} is missing"))?;
         if view.shape() != shape {
             return Err(format_err!("tensor {name:?} has shape {:?}, expected {shape:?}", view.shape()));
         }
         let data = view.data();
         let values: Vec<f32> = match view.dtype() {
             Dtype::F32 => data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
-            Dtype::F16 => data.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            Dtype::F16 => data.chunks_exact(2).map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]]))).collect(),
             Dtype::BF16 => data.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
             Dtype::I8 if shape.len() == 2 => {
                 let scales = self.row_scales(name, shape[0])?;
@@ -134,9 +141,8 @@ impl<'a> Tensors<'a> {
     fn row_scales(&mut self, name: &str, rows: usize) -> Result<Vec<f32>> {
         let scale = scale_name(name);
         let view = self
-            .st
-            .tensor(&scale)
-            .map_err(|_| format_err!("tensor {name:?} is I8 but its per-row scales {scale:?} are missing"))?;
+            .view(&scale)
+            .ok_or_else(|| format_err!("tensor {name:?} is I8 but its per-row scales {scale:?} are missing"))?;
         if view.shape() != [rows] {
             return Err(format_err!(
                 "tensor {scale:?} (scales of I8 {name:?}) has shape {:?}, expected [{rows}]",
@@ -146,7 +152,7 @@ impl<'a> Tensors<'a> {
         let data = view.data();
         let scales: Vec<f32> = match view.dtype() {
             Dtype::F32 => data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
-            Dtype::F16 => data.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            Dtype::F16 => data.chunks_exact(2).map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]]))).collect(),
             other => {
                 return Err(format_err!(
                     "tensor {scale:?} (scales of I8 {name:?}) has dtype {other:?}; expected F32 or F16"
@@ -162,7 +168,7 @@ impl<'a> Tensors<'a> {
 
     /// Tensor `name` with its raw bytes, checked for `dtype` and `shape`.
     pub fn raw(&mut self, name: &str, dtype: Dtype, shape: &[usize]) -> Result<&'a [u8]> {
-        let view = self.st.tensor(name).map_err(|_| format_err!("tensor {name:?} is missing"))?;
+        let view = self.view(name).ok_or_else(|| format_err!("tensor {name:?} is missing"))?;
         if view.dtype() != dtype || view.shape() != shape {
             return Err(format_err!(
                 "tensor {name:?} is {:?} {:?}, expected {dtype:?} {shape:?}",
@@ -200,19 +206,38 @@ impl<'a> Tensors<'a> {
     /// Error if the file holds a tensor nobody asked for (a `{name}_scale` whose `name` is not
     /// an I8 tensor included).
     pub fn finish(self) -> Result<()> {
-        let Some(extra) = self.st.names().into_iter().find(|n| !self.used.contains(n.as_str())) else {
+        let names = self.meta.tensors();
+        let Some(extra) = names.keys().find(|n| !self.used.contains(n.as_str())) else {
             return Ok(());
         };
         if let Some(base) = extra.strip_suffix(SCALE_SUFFIX) {
             if self.used.contains(base) {
                 return Err(format_err!("tensor {extra:?} holds per-row scales, but {base:?} is not stored as I8"));
             }
-            if self.st.tensor(base).is_err() {
+            if self.meta.info(base).is_none() {
                 return Err(format_err!("tensor {extra:?} holds per-row scales, but there is no I8 tensor {base:?}"));
             }
         }
         Err(format_err!("unexpected tensor {extra:?} (not part of this config)"))
     }
+}
+
+/// An IEEE 754 half-precision number, given by its bits, as `f32` (exactly: every half is an
+/// `f32`). Finite values take no branch, so a loop over a tensor vectorises: the magnitude's 15
+/// bits moved up by 13 read as an `f32` exactly 2^112 times too small, normal or subnormal
+/// alike (the two exponent biases differ by 127 - 15 = 112), and a multiplication by 2^112,
+/// exact too, rescales it. Infinities and NaNs (exponent all ones) keep their mantissa bits.
+/// A demo model is mostly F16, and `half`'s conversion, one branchy value at a time, was a
+/// quarter of its loading in a browser's first, unoptimised calls.
+pub fn f16_to_f32(bits: u16) -> f32 {
+    let sign = u32::from(bits & 0x8000) << 16;
+    let magnitude = u32::from(bits & 0x7fff) << 13;
+    let value = if magnitude >= 0x7c00 << 13 {
+        0x7f80_0000 | magnitude // infinity or NaN
+    } else {
+        (f32::from_bits(magnitude) * f32::from_bits((127 + 112) << 23)).to_bits() // x 2^112
+    };
+    f32::from_bits(sign | value)
 }
 
 /// What follows a tensor's name in the name of its per-row scales.
@@ -226,7 +251,7 @@ fn scale_name(name: &str) -> String {
 impl Model {
     /// Load a model file (the bytes of a `.safetensors` file). Never panics on bad input.
     pub fn from_safetensors(bytes: &[u8]) -> Result<Model> {
-        let (st, meta) = open(bytes, "attnscope")?;
+        let (mut t, meta) = open(bytes, "attnscope")?;
         let config = Config::from_json(&meta)?;
         // The positional table is computed, not read: bound it by what the file could justify.
         if config.max_len.saturating_mul(config.d_model) > bytes.len() {
@@ -237,7 +262,6 @@ impl Model {
                 bytes.len()
             ));
         }
-        let mut t = Tensors::new(st);
         let c = &config;
         let d = c.d_model;
 

@@ -8,7 +8,6 @@
 //! the N words in row order, either as a JSON array or as one string of words separated by
 //! single spaces (three bytes a word smaller). `scales` may also be F16 or BF16.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use safetensors::Dtype;
@@ -16,7 +15,8 @@ use serde::Deserialize;
 
 use crate::decode::top_k;
 use crate::error::format_err;
-use crate::format::{open, Tensors};
+use crate::format::open;
+use crate::tokenizer::{word_index, WordIndex};
 use crate::Result;
 
 #[derive(Deserialize)]
@@ -56,7 +56,7 @@ pub struct WordVectors {
     /// Their licence.
     pub license: String,
     words: Vec<String>,
-    index: BTreeMap<String, usize>,
+    index: WordIndex,
     values: Vec<i8>,
     scales: Vec<f32>,
 }
@@ -64,7 +64,7 @@ pub struct WordVectors {
 impl WordVectors {
     /// Load and check a vectors file.
     pub fn from_safetensors(bytes: &[u8]) -> Result<WordVectors> {
-        let (st, meta) = open(bytes, "attnscope_vectors")?;
+        let (mut t, meta) = open(bytes, "attnscope_vectors")?;
         let meta: Meta = serde_json::from_str(&meta).map_err(|e| format_err!("vector metadata: {e}"))?;
         let words = meta.words.into_vec();
         if meta.format != 1 || meta.dim == 0 || meta.dim > 4096 || words.is_empty() {
@@ -76,14 +76,10 @@ impl WordVectors {
             ));
         }
         let n = words.len();
-        let mut t = Tensors::new(st);
         let values: Vec<i8> = t.raw("vectors", Dtype::I8, &[n, meta.dim])?.iter().map(|&b| b as i8).collect();
         let scales = t.floats("scales", &[n])?;
         t.finish()?;
-        let mut index = BTreeMap::new();
-        for (i, w) in words.iter().enumerate() {
-            index.entry(w.clone()).or_insert(i);
-        }
+        let index = word_index(&words);
         Ok(WordVectors { dim: meta.dim, source: meta.source, license: meta.license, words, index, values, scales })
     }
 
@@ -99,7 +95,7 @@ impl WordVectors {
 
     /// The vector of `word` (looked up as given; GloVe 6B is lowercase), or `None` if unknown.
     pub fn get(&self, word: &str) -> Option<Vec<f32>> {
-        Some(self.row(*self.index.get(word)?))
+        Some(self.row(*self.index.get(word)? as usize))
     }
 
     /// The `k` words of `candidates` whose vectors have the highest cosine with the vector of
@@ -108,12 +104,13 @@ impl WordVectors {
     /// For "in-vocabulary neighbours": `candidates` is a model's source vocabulary.
     pub fn nearest(&self, word: &str, candidates: &[String], k: usize) -> Vec<Neighbour> {
         let Some(&w) = self.index.get(word) else { return Vec::new() };
+        let w = w as usize;
         let target = self.row(w);
         let mut seen = alloc::collections::BTreeSet::from([w]);
         let found: Vec<Neighbour> = candidates
             .iter()
             .filter_map(|c| {
-                let i = *self.index.get(c.as_str())?;
+                let i = *self.index.get(c.as_str())? as usize;
                 seen.insert(i).then(|| Neighbour { word: c.clone(), cosine: cosine(&target, &self.row(i)) })
             })
             .collect();

@@ -246,6 +246,21 @@ fn half_precision_non_finite_values_are_caught_after_widening() {
 }
 
 #[test]
+fn every_half_precision_value_widens_exactly() {
+    // all 65,536 bit patterns against the `half` crate: finite values and infinities to the
+    // same f32 bits (signed zeros and subnormals included), NaNs to NaNs
+    for bits in 0..=u16::MAX {
+        let ours = attnscope::format::f16_to_f32(bits);
+        let reference = half::f16::from_bits(bits).to_f32();
+        if reference.is_nan() {
+            assert!(ours.is_nan(), "{bits:#06x}: {ours} is not NaN");
+        } else {
+            assert_eq!(ours.to_bits(), reference.to_bits(), "{bits:#06x}: {ours:e} != {reference:e}");
+        }
+    }
+}
+
+#[test]
 fn metadata_problems() {
     let (s, w) = small();
     let r = raws(&w);
