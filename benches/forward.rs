@@ -8,6 +8,8 @@
 //! * `forward/N+N`: a random model of the demo's shape (d_model 64, 4 heads, 2 + 2 layers,
 //!   d_ff 256, vocabularies of 500, built in code) at 8+8 to 64+64: a small vocabulary
 //!   flatters the generator and its softmax, so this one is optimistic;
+//! * `demo/greedy/...`: the demo model's greedy translation of two sentences a reader might
+//!   type (9 and 32 source tokens), with the page's step limit: what a new sentence waits for;
 //! * greedy decoding of a 12-token source on the random model.
 //!
 //! Run: `cargo bench --bench forward -- --warm-up-time 1 --measurement-time 3` (glibc set to keep
@@ -57,6 +59,17 @@ fn demo(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("logits", format!("{n}+{n}")), &ids, |b, (src, tgt)| {
             b.iter(|| model.logits(black_box(src), black_box(tgt), &opts).unwrap())
+        });
+    }
+    // the page's default sentence, and the 32-token one of `make bench-page`
+    for text in [
+        "Emma hates games, but she's a great friend",
+        "My mother doesn't give the farmer my sweet rice at the old hospital because the mother usually carries the big umbrella with the young daughter at the quiet farm today.",
+    ] {
+        let src = model.tokenizer.encode_src(text).expect("a sentence").ids;
+        let label = format!("{} tokens", src.len());
+        group.bench_with_input(BenchmarkId::new("greedy", label), &src, |b, src| {
+            b.iter(|| greedy(&model, black_box(src), &opts, model.config.max_len).unwrap())
         });
     }
     group.finish();
