@@ -240,6 +240,12 @@ test("forced colours (high contrast): the maps keep their numbers, on the canvas
   expectClean(watch);
 });
 
+/** Run the page's held idle callbacks, and those they queue, until none is left. */
+const drainIdle = (page) =>
+  page.evaluate(() => {
+    while (window.__idle.length) window.__idle.splice(0).forEach((f) => f());
+  });
+
 test("a new sentence paints its maps first; each screen-reader table says it is busy until the page is idle, then holds the new numbers", async ({ page, watch }) => {
   // idle callbacks wait for the test to run them
   await page.addInitScript(() => {
@@ -247,7 +253,7 @@ test("a new sentence paints its maps first; each screen-reader table says it is 
     window.requestIdleCallback = (f) => window.__idle.push(f);
   });
   await openApp(page);
-  await page.evaluate(() => window.__idle.splice(0).forEach((f) => f()));
+  await drainIdle(page);
   const table = page.getByRole("table", { name: heatmapName("encoder"), exact: true });
   await expect(table).not.toHaveAttribute("aria-busy", "true");
   await expect(table.locator("thead th.col-key")).toHaveCount(10);
@@ -260,12 +266,43 @@ test("a new sentence paints its maps first; each screen-reader table says it is 
   const pending = await page.evaluate(() => window.__idle.length);
   expect(pending).toBeGreaterThan(0);
 
-  await page.evaluate(() => window.__idle.splice(0).forEach((f) => f()));
+  await drainIdle(page);
   await expect(table).not.toHaveAttribute("aria-busy", "true");
   await expect(table.locator("thead th.col-key")).toHaveText(["my", "brother", "reads", "a", "book", "every", "night"]);
   // the numbers are the engine's: each row of weights sums to 1
   const sums = await table.evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).reduce((s, c) => s + Number(c.textContent), 0)));
   expect(sums).toHaveLength(7);
+  for (const s of sums) expect(Math.abs(s - 1)).toBeLessThan(1e-5);
+  expectClean(watch);
+});
+
+
+test("a long sentence's table fills a few rows per idle callback and stays busy until its last row", async ({ page, watch }) => {
+  await page.addInitScript(() => {
+    window.__idle = [];
+    window.requestIdleCallback = (f) => window.__idle.push(f);
+  });
+  await openApp(page);
+  await drainIdle(page);
+  // 32 tokens: a 32 x 32 map, more cells than one idle callback writes (dom.TABLE_CHUNK)
+  const words = "my mother does n't give the farmer my sweet rice at the old hospital because the mother usually carries the big umbrella with the young daughter at the quiet farm today .".split(" ");
+  await typeSentence(page, "My mother doesn't give the farmer my sweet rice at the old hospital because the mother usually carries the big umbrella with the young daughter at the quiet farm today.");
+  const table = page.getByRole("table", { name: heatmapName("encoder"), exact: true });
+  await expect(table).toHaveAttribute("aria-busy", "true");
+  await expect.poll(() => page.evaluate(() => window.__idle.length)).toBeGreaterThan(0);
+
+  // one round of the callbacks queued now: the table has its new header and some of its rows
+  await page.evaluate(() => window.__idle.splice(0).forEach((f) => f()));
+  await expect(table).toHaveAttribute("aria-busy", "true");
+  await expect(table.locator("thead th.col-key")).toHaveText(words);
+  const partial = await table.locator("tbody tr").count();
+  expect(partial).toBeGreaterThan(0);
+  expect(partial).toBeLessThan(words.length);
+
+  await drainIdle(page);
+  await expect(table).not.toHaveAttribute("aria-busy", "true");
+  const sums = await table.evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).reduce((s, c) => s + Number(c.textContent), 0)));
+  expect(sums).toHaveLength(words.length);
   for (const s of sums) expect(Math.abs(s - 1)).toBeLessThan(1e-5);
   expectClean(watch);
 });

@@ -20,7 +20,9 @@
 //
 // After the drag it also times head importance (all heads, 5 times) and a new sentence:
 // newSentenceToPaintMs, from Enter in the box (the bench sentence and the same with "mother"
-// changed to "sister", alternately) to the next frame painted with the new translation.
+// changed to "sister", alternately) to the next frame painted with the new translation; then
+// tablesFilledAfterPaintMs, to the last screen-reader table filled, and
+// mainThreadHeldWhileFillingMs, the longest the page could not answer a key meanwhile.
 //
 // Serves the built site (scripts/serve.py dist; `make bench-page` builds it), opens it with `?bench` and a 32-token source sentence,
 // keeps the attention map, the all-heads grid, the weighted average and the W_Q grid on
@@ -214,6 +216,19 @@ try {
     const box = document.getElementById("sentence");
     const out = document.getElementById("translation");
     const afterPaint = () => new Promise((r) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => r(performance.now()); ch.port2.postMessage(0); }));
+    // after the paint, until every screen-reader table is filled (dom.fillTableLater, in idle
+    // callbacks): how long that takes, and the longest the main thread is held meanwhile (a key
+    // pressed then waits that long): the longest animation frame (its script, style, layout and
+    // paint), watched without keeping the thread busy (a busy probe would starve the idle fill)
+    const frames = [];
+    new PerformanceObserver((list) => frames.push(...list.getEntries())).observe({ type: "long-animation-frame" });
+    const untilFilled = async (from) => {
+      while (document.querySelector('table[aria-busy="true"]') && performance.now() - from < 5000) await new Promise((r) => setTimeout(r, 10));
+      const filled = performance.now() - from;
+      await new Promise((r) => setTimeout(r, 50)); // the observer's last entries
+      const held = Math.max(0, ...frames.filter((f) => f.startTime + f.duration > from).map((f) => f.duration));
+      return { filled, held };
+    };
     const times = [];
     for (let i = 0; i < 12; i++) {
       const before = out.textContent;
@@ -222,8 +237,9 @@ try {
       const t0 = performance.now();
       box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
       await changed;
-      times.push((await afterPaint()) - t0);
-      await new Promise((r) => setTimeout(r, 400)); // the idle fill of the tables, between sentences
+      const painted = await afterPaint();
+      times.push({ paint: painted - t0, ...(await untilFilled(painted)) });
+      await new Promise((r) => setTimeout(r, 100));
     }
     return times.slice(2); // the first two warm the caches of both sentences' words
   }, [variant, SENTENCE]);
@@ -252,7 +268,11 @@ try {
     frameWorkMs: stats(pick("work")),
     headImportanceAllHeadsMs: stats(importance),
     // Enter on a new sentence (one word changed) -> the new maps painted
-    newSentenceToPaintMs: stats(newSentence),
+    newSentenceToPaintMs: stats(newSentence.map((x) => x.paint)),
+    // then the screen-reader tables fill while the page is idle: paint -> the last one filled,
+    // and the longest the main thread is held meanwhile
+    tablesFilledAfterPaintMs: stats(newSentence.map((x) => x.filled)),
+    mainThreadHeldWhileFillingMs: stats(newSentence.map((x) => x.held)),
     // the engine's run, then each live panel's repaint (session.js: keyed by panel name)
     frameWorkPartsMs: Object.fromEntries([...new Set(parts.flatMap((p) => Object.keys(p)))].map((k) => [k, part(k)])),
     mainThreadMsByTraceEvent: trace,

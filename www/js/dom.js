@@ -52,23 +52,41 @@ export function tableBox(box, shown, label = "") {
   }
 }
 
+/** Cells of a screen-reader table written per idle callback (about 5 - 10 ms of the browser's
+ * style and layout each on the machine of the README's benchmarks). */
+export const TABLE_CHUNK = 500;
+
 /**
  * Fill a view's screen-reader table (`view.renderTable()`, into `view.table`) once the page is
- * idle, after the maps have been painted. Laying out a table costs the browser per cell, and a
- * new 61-token sentence brings a 61 x 61 one: built at once, the tables were three quarters of a
- * re-translation (about 190 of 250 ms) and held up the maps and the typing. Until it is filled
- * the table says so (`aria-busy`), for screen readers and for the tests that read it.
- * `delay` (ms): wait that long first (a drag refreshes its tables in its pauses).
+ * idle, after the maps have been painted, a few rows per idle callback. Laying out a table costs
+ * the browser per cell, and a new 64-token sentence brings a 64 x 64 one: built at once, the
+ * tables were three quarters of a re-translation (about 190 of 250 ms), and once moved after
+ * the paint they still held the page for 100 - 160 ms, a key pressed meanwhile waiting. Until
+ * the last row is written the table says it is busy (`aria-busy`), for screen readers and for
+ * the tests that read it. `renderTable` is a generator that yields the number of cells each row
+ * wrote; a newer fill (new data) abandons an older one. `delay` (ms): wait that long first (a
+ * drag refreshes its tables in its pauses).
  */
 export function fillTableLater(view, delay = 0) {
   if (view.table.getAttribute("aria-busy") !== "true") view.table.setAttribute("aria-busy", "true");
-  const fill = () => {
-    view.renderTable(); // always the view's latest data: a second fill in a row changes nothing
-    view.table.removeAttribute("aria-busy");
-  };
   const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 0));
+  const fill = (view.tableFill = { rows: null });
+  const next = () => {
+    if (view.tableFill !== fill) return; // a newer fill took over
+    fill.rows ??= view.renderTable(); // the view's latest data
+    for (let cells = 0; cells < TABLE_CHUNK; ) {
+      const step = fill.rows.next();
+      if (step.done) {
+        view.table.removeAttribute("aria-busy");
+        view.tableFill = null;
+        return;
+      }
+      cells += step.value;
+    }
+    idle(next, { timeout: 250 });
+  };
   clearTimeout(view.tableTimer);
-  view.tableTimer = setTimeout(() => idle(fill, { timeout: 250 }), delay);
+  view.tableTimer = setTimeout(() => idle(next, { timeout: 250 }), delay);
 }
 
 /**

@@ -390,7 +390,8 @@ export class Heatmap {
     if (rowChanged && this.opts.onSelectRow) this.opts.onSelectRow(r);
   }
 
-  renderTable() {
+  /** The screen-reader table, a row at a time: a generator of cells written (dom.fillTableLater). */
+  *renderTable() {
     const d = this.data;
     if (!d || this.opts.table === false) return;
     const m = d.weights.rows;
@@ -398,37 +399,38 @@ export class Heatmap {
     const shape = `${m}x${n}|${d.rows.join("\u0001")}|${d.cols.join("\u0001")}|${d.rowHeader}`;
     this.table.setAttribute("aria-label", d.label);
     if (this.tableShown) tableBox(this.tableWrap, true, d.label);
-    if (shape !== this.tableShape) {
-      this.tableShape = shape;
-      const cap = el("caption", "", {}, d.label);
+    // a new shape builds the rows as it goes; the shape is known only once the last is there
+    const build = shape !== this.tableShape;
+    if (build) {
+      this.tableShape = null;
       const head = el("thead");
       const hr = el("tr");
       hr.append(el("th", "corner", { scope: "col" }, d.rowHeader || this.t("table.queryKey")));
       for (const s of d.cols) hr.append(el("th", "col-key", { scope: "col" }, s));
       head.append(hr);
-      const body = el("tbody");
-      for (let r = 0; r < m; r++) {
-        const tr = el("tr");
+      this.table.replaceChildren(el("caption", "", {}, d.label), head, el("tbody"));
+    } else {
+      this.table.caption.textContent = d.label;
+    }
+    const body = this.table.tBodies[0];
+    const W = d.weights.data;
+    for (let r = 0; r < m; r++) {
+      let tr = body.rows[r];
+      if (build) {
+        tr = el("tr");
         tr.append(el("th", "row-query", { scope: "row" }, d.rows[r]));
         for (let c = 0; c < n; c++) tr.append(el("td"));
         body.append(tr);
       }
-      this.table.replaceChildren(cap, head, body);
-    } else {
-      this.table.caption.textContent = d.label;
-    }
-    const rows = this.table.tBodies[0].rows;
-    const W = d.weights.data;
-    for (let r = 0; r < m; r++) {
-      const cells = rows[r].cells;
+      const cells = tr.cells;
       for (let c = 0; c < n; c++) {
-        const v = W[r * n + c];
-        const td = cells[c + 1];
-        const s = fmtExact(v);
-        if (td.textContent !== s) td.textContent = s;
+        const s = fmtExact(W[r * n + c]);
+        if (cells[c + 1].textContent !== s) cells[c + 1].textContent = s;
       }
-      rows[r].classList.toggle("selected", r === d.selectedRow);
+      tr.classList.toggle("selected", r === d.selectedRow);
+      yield n;
     }
+    this.tableShape = shape;
   }
 }
 

@@ -204,7 +204,8 @@ export class WeightedAverage {
     strip(xc, ys, out, 1, tRange, ROLE.output, SUM_ROWS);
   }
 
-  renderTable() {
+  /** The screen-reader table, a row at a time: a generator of cells written (dom.fillTableLater). */
+  *renderTable() {
     const d = this.data;
     if (!d) return;
     const T = d.keyTokens.length;
@@ -212,47 +213,46 @@ export class WeightedAverage {
     const q = d.queryTokens[d.query];
     const shape = `${T}x${dk}|${d.keyTokens.join("\u0001")}|${this.t("wavg.colKey")}`;
     const label = this.t("wavg.table", { query: q, label: d.label });
-    if (shape !== this.tableShape) {
-      this.tableShape = shape;
+    // a new shape builds the rows as it goes; the shape is known only once the last is there
+    const build = shape !== this.tableShape;
+    if (build) {
+      this.tableShape = null;
       const head = el("thead");
       const hr = el("tr");
       hr.append(el("th", "", { scope: "col" }, this.t("wavg.colKey")), el("th", "", { scope: "col" }, this.t("wavg.colWeight")));
       for (let k = 0; k < dk; k++) hr.append(el("th", "", { scope: "col" }, `${this.t("wavg.dim")} ${k + 1}`));
       head.append(hr);
-      const body = el("tbody");
-      for (let j = 0; j < T; j++) {
-        const tr = el("tr", "", { "data-kind": "term" });
-        tr.append(el("th", "", { scope: "row" }, d.keyTokens[j]), el("td", "weight"));
-        for (let k = 0; k < dk; k++) tr.append(el("td"));
-        body.append(tr);
-      }
-      const sum = el("tr", "sum", { "data-kind": "output" });
-      sum.append(el("th", "", { scope: "row" }, this.t("wavg.sumRow")), el("td", "weight"));
-      for (let k = 0; k < dk; k++) sum.append(el("td"));
-      body.append(sum);
-      this.table.replaceChildren(el("caption"), head, body);
+      this.table.replaceChildren(el("caption"), head, el("tbody"));
     }
     this.table.setAttribute("aria-label", label);
     this.table.caption.textContent = label;
     if (this.tableShown) tableBox(this.tableWrap, true, label);
-    const w = row(d.weights, d.query);
-    const rows = this.table.tBodies[0].rows;
-    for (let j = 0; j < T; j++) {
-      const cells = rows[j].cells;
-      cells[1].textContent = fmtExact(w[j]);
-      const vj = row(d.v, j);
-      for (let k = 0; k < dk; k++) {
-        const term = w[j] * vj[k]; // the one product this panel computes
-        cells[k + 2].textContent = fmtExact(term);
-        cells[k + 2].dataset.value = String(term);
+    const body = this.table.tBodies[0];
+    // one row: its head, the weight and dk numbers `(j) -> value`
+    const line = (r, kind, className, head, weight, value) => {
+      let tr = body.rows[r];
+      if (build) {
+        tr = el("tr", className, { "data-kind": kind });
+        tr.append(el("th", "", { scope: "row" }, head), el("td", "weight"));
+        for (let k = 0; k < dk; k++) tr.append(el("td"));
+        body.append(tr);
       }
+      const cells = tr.cells;
+      cells[1].textContent = weight;
+      for (let k = 0; k < dk; k++) {
+        const x = value(k);
+        cells[k + 2].textContent = fmtExact(x);
+        cells[k + 2].dataset.value = String(x);
+      }
+      return dk + 2;
+    };
+    const w = row(d.weights, d.query);
+    for (let j = 0; j < T; j++) {
+      const vj = row(d.v, j);
+      yield line(j, "term", "", d.keyTokens[j], fmtExact(w[j]), (k) => w[j] * vj[k]); // the one product this panel computes
     }
     const out = row(d.output, d.query);
-    const cells = rows[T].cells;
-    cells[1].textContent = "";
-    for (let k = 0; k < dk; k++) {
-      cells[k + 2].textContent = fmtExact(out[k]);
-      cells[k + 2].dataset.value = String(out[k]);
-    }
+    yield line(T, "output", "sum", this.t("wavg.sumRow"), "", (k) => out[k]);
+    this.tableShape = shape;
   }
 }
