@@ -283,23 +283,7 @@ impl MultiHeadAttention {
         let d_model = self.w_q.w_t().nrows();
         let d_k = d_model / h;
         let (q, k, v) = self.project(x_q, x_kv, d_k, &edits.overrides); // (T_q | T_k, d_model)
-        let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
-        let t_q = x_q.nrows();
-        let mut concat = DMatrix::zeros(t_q, d_model); // (T_q, h * d_k)
-        for i in (0..h).filter(|&i| !edits.knocked_out(i)) {
-            let k_t = k.columns(i * d_k, d_k).transpose(); // (d_k, T_k)
-            let mut w = q.columns(i * d_k, d_k) * k_t; // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
-            for (j, col) in w.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
-                col.iter_mut().for_each(|s| *s *= factor);
-                if causal {
-                    col[..j.min(t_q)].fill(f32::NEG_INFINITY);
-                }
-            }
-            softmax_rows_mut(&mut w);
-            concat.columns_mut(i * d_k, d_k).copy_from(&(&w * v.columns(i * d_k, d_k)));
-            // (T_q, d_k)
-        }
-        self.w_o.forward(&concat)
+        self.w_o.forward(&heads_in_place(&q, &k, &v, h, scale, causal, edits, None))
     }
 }
 
@@ -327,20 +311,11 @@ impl MultiHeadAttention {
         scale: bool,
         edits: &Edits,
     ) -> (DMatrix<f32>, DMatrix<f32>) {
-        let d_model = self.w_q.w_t().nrows();
-        let d_k = d_model / h;
+        let d_k = self.w_q.w_t().nrows() / h;
         let w_q = with_blocks(&self.w_q, &edits.overrides, Matrix::Q, d_k);
         let q = w_q.as_ref().unwrap_or(&self.w_q).forward(x_q); // (1, d_model)
-        let mut concat = DMatrix::zeros(1, d_model); // (1, h * d_k)
         let mut weights = DMatrix::zeros(h, k.nrows()); // (h, T_k)
-        for i in 0..h {
-            let cols = |m: &DMatrix<f32>| m.columns(i * d_k, d_k).into_owned(); // (n, d_k)
-            let head = scaled_dot_product(cols(&q), cols(k), cols(v), scale, false);
-            weights.row_mut(i).copy_from(&head.weights.0);
-            if !edits.knocked_out(i) {
-                concat.columns_mut(i * d_k, d_k).copy_from(&head.output.0);
-            }
-        }
+        let concat = heads_in_place(&q, k, v, h, scale, false, edits, Some(&mut |i, w| weights.row_mut(i).copy_from(w)));
         (self.w_o.forward(&concat), weights) // (1, d_model) x (d_model, d_model)
     }
 
@@ -360,6 +335,50 @@ impl MultiHeadAttention {
         let v = self.w_v.forward(x_kv); // (T_k, d_model)
         (q, k, v)
     }
+}
+
+/// The heads of one attention over projected `q` `(T_q, d_model)`, `k` and `v` `(T_k,
+/// d_model)`, each head reading its columns in place, with nothing kept but what is asked for:
+/// the concatenated outputs `(T_q, h * d_k)` (zero for a knocked-out head), and, when
+/// `weights` is given, each head's weights `(T_q, T_k)` passed to it, knocked-out heads' too
+/// (which are computed only then). The arithmetic of [`scaled_dot_product`] per head.
+#[allow(clippy::too_many_arguments)]
+fn heads_in_place(
+    q: &DMatrix<f32>,
+    k: &DMatrix<f32>,
+    v: &DMatrix<f32>,
+    h: usize,
+    scale: bool,
+    causal: bool,
+    edits: &Edits,
+    mut weights: Option<&mut dyn FnMut(usize, &DMatrix<f32>)>,
+) -> DMatrix<f32> {
+    let (t_q, d_model) = q.shape();
+    let d_k = d_model / h;
+    let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
+    let mut concat = DMatrix::zeros(t_q, d_model); // (T_q, h * d_k)
+    for i in 0..h {
+        let kept = !edits.knocked_out(i);
+        if !kept && weights.is_none() {
+            continue;
+        }
+        let k_t = k.columns(i * d_k, d_k).transpose(); // (d_k, T_k)
+        let mut w = q.columns(i * d_k, d_k) * k_t; // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+        for (j, col) in w.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
+            col.iter_mut().for_each(|s| *s *= factor);
+            if causal {
+                col[..j.min(t_q)].fill(f32::NEG_INFINITY); // key j is later than queries 0..j
+            }
+        }
+        softmax_rows_mut(&mut w); // (T_q, T_k)
+        if let Some(f) = weights.as_mut() {
+            f(i, &w);
+        }
+        if kept {
+            concat.columns_mut(i * d_k, d_k).copy_from(&(&w * v.columns(i * d_k, d_k))); // (T_q, d_k)
+        }
+    }
+    concat
 }
 
 /// `linear` (`W_Q` or `W_K`, `d_model -> d_model`) with the overridden heads' blocks of
