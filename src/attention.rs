@@ -62,6 +62,9 @@ fn softmax_in_place(w: &mut DMatrix<f32>) {
     if m == 0 {
         return;
     }
+    if m == 1 {
+        return softmax_row(w.as_mut_slice());
+    }
     let data = w.as_mut_slice(); // column-major: chunks of m are the columns
     let mut max = alloc::vec![f32::NEG_INFINITY; m];
     let mut nan = alloc::vec![false; m];
@@ -99,6 +102,44 @@ fn softmax_in_place(w: &mut DMatrix<f32>) {
         // NaN * anything is NaN: a row with a NaN becomes all NaN
         col.iter_mut().zip(&inv).for_each(|(v, &k)| *v *= k);
     }
+}
+
+/// The softmax of one contiguous row (a `(1, n)` matrix: a decoding step's logits over the
+/// vocabulary, one head's weights for one query), where the column loops of
+/// [`softmax_in_place`] would run `n` columns of one value each: eight running maxima and sums,
+/// side by side, so that the loops vectorise. The rules of [`softmax_rows`]: a NaN makes the
+/// row NaN (through the sum), an all `-inf` row is all zeros.
+#[inline(always)]
+fn softmax_row(x: &mut [f32]) {
+    const LANES: usize = 8;
+    let mut max = [f32::NEG_INFINITY; LANES];
+    let mut tail = x.chunks_exact(LANES);
+    for chunk in &mut tail {
+        for (mx, &v) in max.iter_mut().zip(chunk) {
+            *mx = if v > *mx { v } else { *mx + 0.0 }; // as in softmax_in_place; NaN never wins
+        }
+    }
+    let mx = tail.remainder().iter().chain(&max).fold(f32::NEG_INFINITY, |a, &b| if b > a { b } else { a });
+    if mx == f32::NEG_INFINITY {
+        // every entry -inf (or NaN): zeros, or NaN if there is one
+        let fill = if x.iter().any(|v| v.is_nan()) { f32::NAN } else { 0.0 };
+        return x.fill(fill);
+    }
+    let mut sum = [0.0f32; LANES];
+    let mut tail = x.chunks_exact_mut(LANES);
+    for chunk in &mut tail {
+        for (s, v) in sum.iter_mut().zip(chunk) {
+            *v = fast_exp(*v - mx); // exp(-inf) = 0; NaN stays NaN
+            *s += *v;
+        }
+    }
+    let mut total = sum.iter().sum::<f32>();
+    for v in tail.into_remainder() {
+        *v = fast_exp(*v - mx);
+        total += *v;
+    }
+    let inv = 1.0 / total; // NaN if a value was
+    x.iter_mut().for_each(|v| *v *= inv);
 }
 
 /// `e^x` in f32 without a libm call, written so that a loop of it vectorises (no branch, no

@@ -649,3 +649,50 @@ proptest! {
         prop_assert_eq!(attnscope::decode::top_k(&values, k), order);
     }
 }
+
+/// softmax in f64 with the engine's rules: a NaN makes the row NaN, an all `-inf` row is zeros.
+fn softmax_reference(row: &[f32]) -> Vec<f64> {
+    if row.iter().any(|v| v.is_nan()) {
+        return vec![f64::NAN; row.len()];
+    }
+    let max = row.iter().map(|&v| v as f64).fold(f64::NEG_INFINITY, f64::max);
+    if max == f64::NEG_INFINITY {
+        return vec![0.0; row.len()];
+    }
+    let e: Vec<f64> = row.iter().map(|&v| (v as f64 - max).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.iter().map(|v| v / sum).collect()
+}
+
+proptest! {
+    /// A row alone (the softmax's contiguous one-row path, eight lanes and a remainder) and the
+    /// same row inside a matrix (its column path) both match an f64 softmax, with masked (-inf)
+    /// entries, whole masked rows and NaNs among the values.
+    #[test]
+    fn softmax_of_a_row_alone_or_in_a_matrix(
+        rows in 2usize..5,
+        cols in 1usize..40,
+        values in prop::collection::vec(prop_oneof![40 => -30.0f32..30.0, 6 => Just(f32::NEG_INFINITY), 1 => Just(f32::NAN)], 160),
+        masked_row in any::<prop::sample::Index>(),
+    ) {
+        let mut values = values[..rows * cols].to_vec();
+        let masked = masked_row.index(rows * 2); // half the cases: one row all -inf
+        if masked < rows {
+            values[masked * cols..(masked + 1) * cols].fill(f32::NEG_INFINITY);
+        }
+        let whole = attnscope::attention::softmax_rows(&nalgebra::DMatrix::from_row_slice(rows, cols, &values));
+        for r in 0..rows {
+            let row = &values[r * cols..(r + 1) * cols];
+            let want = softmax_reference(row);
+            let alone = attnscope::attention::softmax_rows(&nalgebra::DMatrix::from_row_slice(1, cols, row));
+            for (what, got) in [("alone", alone.as_slice().to_vec()), ("in the matrix", whole.row(r).iter().copied().collect())] {
+                for (c, (&g, &w)) in got.iter().zip(&want).enumerate() {
+                    prop_assert_eq!(g.is_nan(), w.is_nan(), "row {} {} col {}: {} vs {} ({:?})", r, what, c, g, w, row);
+                    if !w.is_nan() {
+                        prop_assert!((g as f64 - w).abs() <= 1e-6, "row {} {} col {}: {} vs {} ({:?})", r, what, c, g, w, row);
+                    }
+                }
+            }
+        }
+    }
+}
