@@ -226,7 +226,7 @@ try {
       while (document.querySelector('table[aria-busy="true"]') && performance.now() - from < 5000) await new Promise((r) => setTimeout(r, 10));
       const filled = performance.now() - from;
       await new Promise((r) => setTimeout(r, 50)); // the observer's last entries
-      const held = Math.max(0, ...frames.filter((f) => f.startTime + f.duration > from).map((f) => f.duration));
+      const held = Math.max(0, ...frames.filter((f) => f.startTime >= from).map((f) => f.duration)); // not the new sentence's own frame
       return { filled, held };
     };
     const times = [];

@@ -52,8 +52,9 @@ export function tableBox(box, shown, label = "") {
   }
 }
 
-/** Cells of a screen-reader table written per idle callback (about 5 - 10 ms of the browser's
- * style and layout each on the machine of the README's benchmarks). */
+/** Cells of a screen-reader table written per idle callback: each then costs one frame of
+ * 10 - 30 ms of the browser's style and layout on the machine of the README's benchmarks
+ * (a table lays out whole, so a chunk costs more the more rows are already there). */
 export const TABLE_CHUNK = 500;
 
 /**
