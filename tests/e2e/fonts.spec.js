@@ -40,3 +40,33 @@ test("an SVG download with Korean labels carries the Korean font", async ({ page
   expect(svg).toMatch(/@font-face\{font-family:"attnscope Korean";src:url\(data:font\/woff2;base64,[A-Za-z0-9+/=]{1000,}\)/);
   expect(svg).toMatch(/[\uac00-\ud7a3]/u);
 });
+
+test("maps that drew their Korean labels before the page's Korean font arrived draw them again when it does", async ({ page }) => {
+  // this machine has no Korean font before the page's own in the font list: the maps ask for it
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route("**/fonts/noto-sans-kr-400.woff2", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    window.__hangul = []; // when a canvas drew Hangul
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      if (/[\uac00-\ud7a3]/u.test(text)) window.__hangul.push(performance.now());
+      return fill.call(this, text, ...rest);
+    };
+  });
+  // (the load event waits for the font: no openApp)
+  await page.goto("/#stack=decoder_cross&layer=2&head=1", { waitUntil: "domcontentloaded" }); // the map's rows are Korean tokens
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await expect.poll(() => page.evaluate(() => window.__hangul.length)).toBeGreaterThan(0);
+  const korean = () => page.evaluate(() => [...document.fonts].find((f) => f.family.includes("attnscope Korean"))?.status);
+  expect(await korean()).toBe("loading"); // held back: the labels were drawn with a fallback
+  const before = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(300);
+  expect(await page.evaluate((t) => window.__hangul.filter((x) => x > t).length, before), "nothing redraws while it is held").toBe(0);
+  release();
+  await expect.poll(korean).toBe("loaded");
+  await expect.poll(() => page.evaluate((t) => window.__hangul.filter((x) => x > t).length, before)).toBeGreaterThan(0);
+});

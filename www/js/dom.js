@@ -187,6 +187,19 @@ export const FONT_SMALL = FONT.replace("12px", "10px");
 export const FONT_BOLD = `bold ${FONT}`;
 
 /**
+ * Call `redraw` once the page's Korean web font (css/fonts.css) has arrived, if the canvases
+ * asked for it and drew before it came (with a fallback, the font downloading meanwhile). The
+ * browser asks for it only when no system font named before it in FONT has Hangul, so where one
+ * does there is nothing to wait for; and where it was in before the canvases drew, nothing to
+ * redraw. (`document.fonts.load` would download it everywhere: it does not look at system
+ * fonts.) HTML text needs nothing.
+ */
+export function whenKoreanFont(redraw) {
+  const face = [...(globalThis.document?.fonts ?? [])].find((f) => f.family.replace(/["']/g, "") === "attnscope Korean");
+  if (face && face.status !== "loaded") face.loaded.then(redraw, () => {});
+}
+
+/**
  * Canvas text looks its fonts up on first use, and on some systems that takes a system font
  * query per family of FONT and per script (about 0.1 s in the lab's first maps on Linux):
  * called while the model downloads, the first maps draw without the wait.

@@ -41,14 +41,6 @@ export const ASSET = {
   koreanFont: "fonts/noto-sans-kr-400.woff2", // css/fonts.css; embedded in SVG downloads
 };
 
-/**
- * Once the page's Korean font is ready (css/fonts.css: used only where the system has none),
- * call `redraw`: canvases drew with a fallback before it arrived. Text in HTML needs nothing.
- */
-export function whenKoreanFont(redraw) {
-  globalThis.document?.fonts?.load('12px "attnscope Korean"', "한").then((faces) => faces.length && redraw(), () => {});
-}
-
 function inlined(path) {
   const table = globalThis.ATTNSCOPE_INLINE;
   return table && Object.prototype.hasOwnProperty.call(table, path) ? table[path] : null;

@@ -26,10 +26,10 @@
 import * as S from "./state.js";
 import * as C from "./core.js";
 import { Engine, EngineBroken } from "./engine.js";
-import { ASSET, whenKoreanFont } from "./runtime.js";
+import { ASSET } from "./runtime.js";
 import { translate, detectLang } from "./i18n.js";
 import { applyEdits, encodeEdits } from "./edits.js";
-import { watchVisibility } from "./dom.js";
+import { watchVisibility, whenKoreanFont } from "./dom.js";
 
 let uidCounter = 0;
 
