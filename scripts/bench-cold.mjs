@@ -8,8 +8,9 @@
 // times from each, alternating which site goes first, every load in a fresh browser context
 // (nothing cached, no service worker) closed before the next. Prints, per site, the median and
 // every value of `attnscope-first-translation` (navigation to the first translation on screen,
-// the mark main.js sets), in ms. The same figure as `make bench-page`'s firstTranslationMs, but
-// before/after in one machine state.
+// the mark main.js sets), in ms, the same figure as `make bench-page`'s firstTranslationMs but
+// before/after in one machine state; then the median time to `body[data-ready="1"]` (every
+// panel drawn, those out of view too).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,18 +34,26 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   const times = { old: [], new: [] };
+  const ready = { old: [], new: [] };
   for (let r = 0; r < RUNS; r++) {
     for (const k of r % 2 ? ["new", "old"] : ["old", "new"]) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
       const page = await context.newPage();
+      await page.addInitScript(() => {
+        new MutationObserver((_, o) => {
+          if (document.body?.dataset.ready === "1") (window.__readyAt = performance.now()), o.disconnect();
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+      });
       await page.goto(`http://127.0.0.1:${ports[k]}/?s=${encodeURIComponent(SENTENCE)}`);
       await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
       times[k].push(await page.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN)));
+      ready[k].push(await page.evaluate(() => Math.round(window.__readyAt)));
       await context.close();
     }
   }
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   for (const k of ["old", "new"]) console.log(`${k} (${sites[k]}): median ${median(times[k])} ms  ${JSON.stringify(times[k])}`);
+  for (const k of ["old", "new"]) console.log(`${k}: every panel drawn (data-ready), median ${median(ready[k])} ms`);
 } finally {
   if (browser) await browser.close();
   for (const s of servers) s.kill();
