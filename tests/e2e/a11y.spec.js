@@ -240,6 +240,13 @@ test("forced colours (high contrast): the maps keep their numbers, on the canvas
   expectClean(watch);
 });
 
+/** Idle callbacks wait in `window.__idle` for the test to run them. */
+const holdIdle = (page) =>
+  page.addInitScript(() => {
+    window.__idle = [];
+    window.requestIdleCallback = (f) => window.__idle.push(f);
+  });
+
 /** Run the page's held idle callbacks, and those they queue, until none is left. */
 const drainIdle = (page) =>
   page.evaluate(() => {
@@ -247,11 +254,7 @@ const drainIdle = (page) =>
   });
 
 test("a new sentence paints its maps first; each screen-reader table says it is busy until the page is idle, then holds the new numbers", async ({ page, watch }) => {
-  // idle callbacks wait for the test to run them
-  await page.addInitScript(() => {
-    window.__idle = [];
-    window.requestIdleCallback = (f) => window.__idle.push(f);
-  });
+  await holdIdle(page);
   await openApp(page);
   await drainIdle(page);
   const table = page.getByRole("table", { name: heatmapName("encoder"), exact: true });
@@ -278,10 +281,7 @@ test("a new sentence paints its maps first; each screen-reader table says it is 
 
 
 test("a long sentence's table fills a few rows per idle callback and stays busy until its last row", async ({ page, watch }) => {
-  await page.addInitScript(() => {
-    window.__idle = [];
-    window.requestIdleCallback = (f) => window.__idle.push(f);
-  });
+  await holdIdle(page);
   await openApp(page);
   await drainIdle(page);
   // 32 tokens: a 32 x 32 map, more cells than one idle callback writes (dom.TABLE_CHUNK)
