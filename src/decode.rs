@@ -24,9 +24,10 @@ use core::ops::Range;
 
 use crate::attention::softmax_rows;
 use crate::config::RunOptions;
+use crate::decoder::DecoderBody;
 use crate::model::Model;
 use crate::tokenizer::Tokenizer;
-use crate::trace::{Mat, Trace};
+use crate::trace::{DecoderTrace, Mat, Trace};
 use crate::Result;
 
 /// One generation step.
@@ -118,19 +119,20 @@ pub fn copy_source(cross: &[Mat]) -> Option<SourceCopy> {
     Some(SourceCopy { source, weight: mean[source] })
 }
 
-/// The result of [`greedy`].
+/// The result of [`greedy`] (`D` = [`DecoderBody`]: of [`greedy_body`], whose final pass
+/// stops before the generator).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Decoding {
+pub struct Decoding<D = DecoderTrace> {
     /// Generated ids, ending in `<eos>` unless the length limit stopped generation.
     pub tokens: Vec<u32>,
     /// One entry per generated token.
     pub steps: Vec<Step>,
     /// The last step's full trace: decoder input `<bos>` + every generated token but the last.
-    pub trace: Trace,
+    pub trace: Trace<D>,
 }
 
-impl Decoding {
+impl<D> Decoding<D> {
     /// The translation as text ([`Tokenizer::detokenize`]), with each copied `<unk>` printed
     /// as the source token it copies: `source[copy.source]`, where `source` is the tokens the
     /// decoding was run on (`Encoded::tokens`).
@@ -162,6 +164,15 @@ impl Decoding {
 /// distribution; with it off, earlier positions see later tokens and the two differ (the
 /// final trace "peeks at the future"), which is why every step is kept.
 pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -> Result<Decoding> {
+    let Decoding { tokens, steps, trace } = greedy_body(model, src, opts, max_steps)?;
+    let decoder = model.finish_decode(trace.decoder)?; // (T, d_model) -> logits (T, V)
+    Ok(Decoding { tokens, steps, trace: Trace { heads: trace.heads, encoder: trace.encoder, decoder } })
+}
+
+/// [`greedy`] without the generator of the final pass: its `(T, V)` logits, most of that pass
+/// and rows that the steps' distributions already give (with the causal mask), are left to a
+/// caller that shows them (the page computes them only when read).
+pub fn greedy_body(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -> Result<Decoding<DecoderBody>> {
     let h = opts.heads_for(&model.config)?;
     let encoder = model.encode(src, opts)?;
     let max_steps = max_steps.clamp(1, model.config.max_len);
@@ -207,12 +218,11 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
         steps.push(Step { token, probs, cross, copy, blocked });
         if token == model.tokenizer.eos || steps.len() >= max_steps {
             let tokens = steps.iter().map(|s| s.token).collect();
-            // the trace: one pass over the whole decoder input, (T, V) generator included
-            let body = match body {
+            // the trace: one pass over the whole decoder input, up to the generator
+            let decoder = match body {
                 Some(body) => body,
                 None => model.decode_body(&tgt, &encoder, opts)?,
             };
-            let decoder = model.finish_decode(body)?;
             return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder } });
         }
         tgt.push(token);

@@ -105,6 +105,7 @@ fn append_row(m: &mut DMatrix<f32>, row: &DMatrix<f32>) {
 
 /// A decoder pass up to the generator: what [`Decoder::forward`] traces before the logits.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct DecoderBody {
     /// Target embeddings.
     pub embed: EmbeddingTrace,

@@ -233,27 +233,25 @@ impl DecoderTrace {
 impl serde::Serialize for DecoderTrace {
     fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let generated = !cfg!(all(feature = "wasm", target_arch = "wasm32"));
-        let mut st = s.serialize_struct("DecoderTrace", if generated { 5 } else { 3 })?;
+        let mut st = s.serialize_struct("DecoderTrace", 5)?;
         st.serialize_field("embed", &self.embed)?;
         st.serialize_field("layers", &self.layers)?;
         st.serialize_field("output", &self.output)?;
-        if generated {
-            st.serialize_field("logits", &self.logits)?;
-            st.serialize_field("probs", &self.probs())?;
-        }
+        st.serialize_field("logits", &self.logits)?;
+        st.serialize_field("probs", &self.probs())?;
         st.end()
     }
 }
 
-/// A whole forward pass: encoder, decoder, generator.
+/// A whole forward pass: encoder, decoder, generator. (`D` =
+/// [`DecoderBody`](crate::decoder::DecoderBody): the same pass without the generator.)
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Trace {
+pub struct Trace<D = DecoderTrace> {
     /// Heads `h` used in this run.
     pub heads: usize,
     /// The encoder.
     pub encoder: EncoderTrace,
     /// The decoder.
-    pub decoder: DecoderTrace,
+    pub decoder: D,
 }

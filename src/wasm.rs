@@ -47,7 +47,8 @@ use wasm_bindgen::JsCast;
 use crate::analysis::{head_importance, staged_rollout, value_weighted_heads};
 use crate::attention::softmax_rows;
 use crate::config::{HeadRef, Matrix, Override, RunOptions, Stack};
-use crate::decode::{greedy, top_k, Step};
+use crate::decode::{greedy_body, top_k, Step};
+use crate::decoder::DecoderBody;
 use crate::incremental::{Session, Staged, StagedDecoder, StagedEncoder};
 use crate::tokenizer::{split_words, Encoded};
 use crate::trace::{AttentionTrace, EmbeddingTrace, EncoderLayerTrace, FfnTrace, Mat, Residual, Trace};
@@ -177,7 +178,7 @@ struct Translation<'a> {
     decoder_tokens: Vec<&'a str>,
     finished: bool,
     steps: Vec<StepOut<'a>>,
-    trace: &'a Trace,
+    trace: &'a Trace<DecoderBody>,
 }
 
 /// How many next-token candidates each decoding step reports.
@@ -390,7 +391,8 @@ impl Lab {
     /// `<unk>`), every other step `copy: null`.
     pub fn translate(&mut self) -> Result<JsValue, JsError> {
         self.need_source()?;
-        let dec = greedy(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
+        // the final pass without its generator: the (T, V) logits are made if JavaScript reads them
+        let dec = greedy_body(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
         self.target = dec.trace.decoder.embed.ids.clone();
         self.translation = dec.tokens.clone();
         let tok = &self.model.tokenizer;
@@ -418,7 +420,7 @@ impl Lab {
             &JsValue::from_str("decoder"),
         )
         .map_err(js_err)?;
-        Generated::attach(&decoder, Rc::clone(&self.model), GeneratedFrom::Logits(dec.trace.decoder.logits))?;
+        Generated::attach(&decoder, Rc::clone(&self.model), Rc::new(dec.trace.decoder.output))?;
         Ok(out)
     }
 
@@ -813,7 +815,7 @@ impl Shown {
             ("layers", layers.into()),
             ("output", self.output.get(&dec.output, make, key)?),
         ])?;
-        Generated::attach(&js, Rc::clone(model), GeneratedFrom::Output(Rc::clone(&dec.output)))?;
+        Generated::attach(&js, Rc::clone(model), Rc::clone(&dec.output))?;
         self.decoder = Some((dec.clone(), js.clone(), make.is_none()));
         Ok(js)
     }
@@ -827,25 +829,17 @@ impl Shown {
 #[wasm_bindgen]
 pub struct Generated {
     model: Rc<Model>,
-    /// Where the logits come from, until the matrices are made.
-    source: Option<GeneratedFrom>,
+    /// The decoder output `(T, d_model)` the generator runs on, until the matrices are made.
+    source: Option<Rc<Mat>>,
     /// `{rows, cols, data}` of the logits and the probabilities, once made.
     made: Option<(JsValue, JsValue)>,
-}
-
-/// What [`Generated`] makes its matrices from.
-enum GeneratedFrom {
-    /// The decoder output `(T, d_model)`: the generator runs when first read.
-    Output(Rc<Mat>),
-    /// Logits `(T, V)` already computed (greedy decoding's final pass).
-    Logits(Mat),
 }
 
 impl Generated {
     /// Defines `logits` and `probs` on the JS object `decoder` as enumerable getters over a new
     /// `Generated`.
-    fn attach(decoder: &JsValue, model: Rc<Model>, source: GeneratedFrom) -> Result<(), JsError> {
-        let generated: JsValue = Generated { model, source: Some(source), made: None }.into();
+    fn attach(decoder: &JsValue, model: Rc<Model>, output: Rc<Mat>) -> Result<(), JsError> {
+        let generated: JsValue = Generated { model, source: Some(output), made: None }.into();
         for name in ["logits", "probs"] {
             let method: Function = Reflect::get(&generated, &JsValue::from_str(name))
                 .map_err(js_err)?
@@ -880,17 +874,10 @@ impl Generated {
 
     fn make(&mut self) -> Result<(JsValue, JsValue), JsError> {
         if self.made.is_none() {
-            let generated;
-            let logits = match &self.source {
-                Some(GeneratedFrom::Output(output)) => {
-                    generated = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
-                    &generated
-                }
-                Some(GeneratedFrom::Logits(logits)) => logits,
-                None => return Err(JsError::new("the decoder output is gone")),
-            };
-            let probs = Mat(softmax_rows(logits)); // (T, V), rows sum to 1
-            self.made = Some((to_js(logits)?, to_js(&probs)?));
+            let output = self.source.as_ref().ok_or_else(|| JsError::new("the decoder output is gone"))?;
+            let logits = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
+            let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
+            self.made = Some((to_js(&logits)?, to_js(&probs)?));
             self.source = None; // the matrices live on in JavaScript
         }
         self.made.clone().ok_or_else(|| JsError::new("the logits were not made"))
