@@ -190,15 +190,8 @@ pub fn fast_exp(x: f32) -> f32 {
 pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, scale: bool, causal: bool) -> HeadTrace {
     let d_k = q.ncols() as f32;
     let scores = &q * k.transpose(); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
-    let factor = if scale { 1.0 / libm::sqrtf(d_k) } else { 1.0 };
     let mut logits = scores.clone(); // (T_q, T_k)
-    let t_q = logits.nrows();
-    for (j, col) in logits.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
-        col.iter_mut().for_each(|v| *v *= factor);
-        if causal {
-            col[..j.min(t_q)].fill(f32::NEG_INFINITY); // key j is later than queries 0..j
-        }
-    }
+    scale_and_mask(&mut logits, d_k, scale, causal);
     let weights = softmax_rows(&logits); // (T_q, T_k), rows sum to 1
     let output = &weights * &v; // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
     HeadTrace {
@@ -210,6 +203,19 @@ pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, sca
         weights: Mat(weights),
         output: Mat(output),
         knocked_out: false,
+    }
+}
+
+/// Scores `(T_q, T_k)` to logits in place: divided by `sqrt(d_k)` when `scale`, and with
+/// `causal`, key `j > i` masked (`-inf`) for query `i`.
+fn scale_and_mask(scores: &mut DMatrix<f32>, d_k: f32, scale: bool, causal: bool) {
+    let factor = if scale { 1.0 / libm::sqrtf(d_k) } else { 1.0 };
+    let t_q = scores.nrows();
+    for (j, col) in scores.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
+        col.iter_mut().for_each(|v| *v *= factor);
+        if causal {
+            col[..j.min(t_q)].fill(f32::NEG_INFINITY); // key j is later than queries 0..j
+        }
     }
 }
 
@@ -378,6 +384,9 @@ impl MultiHeadAttention {
     }
 }
 
+/// What [`heads_in_place`] hands each head's weights `(T_q, T_k)` to, with the head's index.
+type OnWeights<'a> = &'a mut dyn FnMut(usize, &DMatrix<f32>);
+
 /// The heads of one attention over projected `q` `(T_q, d_model)`, `k` and `v` `(T_k,
 /// d_model)`, each head reading its columns in place, with nothing kept but what is asked for:
 /// the concatenated outputs `(T_q, h * d_k)` (zero for a knocked-out head), and, when
@@ -392,11 +401,10 @@ fn heads_in_place(
     scale: bool,
     causal: bool,
     edits: &Edits,
-    mut weights: Option<&mut dyn FnMut(usize, &DMatrix<f32>)>,
+    mut weights: Option<OnWeights>,
 ) -> DMatrix<f32> {
     let (t_q, d_model) = q.shape();
     let d_k = d_model / h;
-    let factor = if scale { 1.0 / libm::sqrtf(d_k as f32) } else { 1.0 };
     let mut concat = DMatrix::zeros(t_q, d_model); // (T_q, h * d_k)
     for i in 0..h {
         let kept = !edits.knocked_out(i);
@@ -405,12 +413,7 @@ fn heads_in_place(
         }
         let k_t = k.columns(i * d_k, d_k).transpose(); // (d_k, T_k)
         let mut w = q.columns(i * d_k, d_k) * k_t; // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
-        for (j, col) in w.as_mut_slice().chunks_exact_mut(t_q.max(1)).enumerate() {
-            col.iter_mut().for_each(|s| *s *= factor);
-            if causal {
-                col[..j.min(t_q)].fill(f32::NEG_INFINITY); // key j is later than queries 0..j
-            }
-        }
+        scale_and_mask(&mut w, d_k as f32, scale, causal);
         softmax_rows_mut(&mut w); // (T_q, T_k)
         if let Some(f) = weights.as_mut() {
             f(i, &w);
