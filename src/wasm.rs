@@ -829,17 +829,22 @@ impl Shown {
 #[wasm_bindgen]
 pub struct Generated {
     model: Rc<Model>,
-    /// The decoder output `(T, d_model)` the generator runs on, until the matrices are made.
-    source: Option<Rc<Mat>>,
-    /// `{rows, cols, data}` of the logits and the probabilities, once made.
-    made: Option<(JsValue, JsValue)>,
+    state: Generation,
+}
+
+/// Where a [`Generated`] stands.
+enum Generation {
+    /// Not read yet: the decoder output `(T, d_model)` the generator will run on.
+    Pending(Rc<Mat>),
+    /// `{rows, cols, data}` of the logits and of the probabilities (they live on in JavaScript).
+    Made(JsValue, JsValue),
 }
 
 impl Generated {
     /// Defines `logits` and `probs` on the JS object `decoder` as enumerable getters over a new
     /// `Generated`.
     fn attach(decoder: &JsValue, model: Rc<Model>, output: Rc<Mat>) -> Result<(), JsError> {
-        let generated: JsValue = Generated { model, source: Some(output), made: None }.into();
+        let generated: JsValue = Generated { model, state: Generation::Pending(output) }.into();
         for name in ["logits", "probs"] {
             let method: Function = Reflect::get(&generated, &JsValue::from_str(name))
                 .map_err(js_err)?
@@ -873,14 +878,16 @@ impl Generated {
     }
 
     fn make(&mut self) -> Result<(JsValue, JsValue), JsError> {
-        if self.made.is_none() {
-            let output = self.source.as_ref().ok_or_else(|| JsError::new("the decoder output is gone"))?;
+        if let Generation::Pending(output) = &self.state {
+            // an error (overflowing logits) leaves it pending: a later read says so again
             let logits = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
             let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
-            self.made = Some((to_js(&logits)?, to_js(&probs)?));
-            self.source = None; // the matrices live on in JavaScript
+            self.state = Generation::Made(to_js(&logits)?, to_js(&probs)?);
         }
-        self.made.clone().ok_or_else(|| JsError::new("the logits were not made"))
+        match &self.state {
+            Generation::Made(logits, probs) => Ok((logits.clone(), probs.clone())),
+            Generation::Pending(_) => Err(JsError::new("the logits were not made")),
+        }
     }
 }
 
