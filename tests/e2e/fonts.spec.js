@@ -70,3 +70,27 @@ test("maps that drew their Korean labels before the page's Korean font arrived d
   await expect.poll(korean).toBe("loaded");
   await expect.poll(() => page.evaluate((t) => window.__hangul.filter((x) => x > t).length, before)).toBeGreaterThan(0);
 });
+
+test("where a font named before the page's own has Hangul, the page's Korean font is never fetched", async ({ page }) => {
+  // stands for a system Korean font: a face called "Noto Sans KR" (ahead of the page's own font
+  // in every font list), made from bytes, so that it is in before anything is drawn
+  let fetched = 0;
+  await page.route("**/fonts/noto-sans-kr-400.woff2", (route) => {
+    fetched += 1;
+    return route.continue();
+  });
+  await page.addInitScript((bytes) => {
+    document.fonts.add(new FontFace("Noto Sans KR", new Uint8Array(bytes).buffer));
+    window.__hangul = 0;
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      if (/[\uac00-\ud7a3]/u.test(text)) window.__hangul += 1;
+      return fill.call(this, text, ...rest);
+    };
+  }, [...fs.readFileSync(FONT)]);
+  await openApp(page, "#stack=decoder_cross&layer=2&head=1");
+  await expect.poll(() => page.evaluate(() => window.__hangul)).toBeGreaterThan(0); // Korean labels drawn
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => [...document.fonts].find((f) => f.family.includes("attnscope Korean"))?.status)).toBe("unloaded");
+  expect(fetched).toBe(0);
+});

@@ -182,7 +182,9 @@ export function fitText(g, text, maxW) {
 // naming those as well cost a font lookup each for every script drawn (about 50 - 100 ms of a
 // cold start on Linux, where none of them exists). The Korean families come before the page's
 // own Korean font (css/fonts.css), so that a system that has one uses it.
-export const FONT = '12px system-ui, "Noto Sans KR", "NanumGothic", "Apple SD Gothic Neo", "Malgun Gothic", "attnscope Korean", sans-serif';
+/** The family of the page's own Korean font (css/fonts.css). */
+const KOREAN_FAMILY = "attnscope Korean";
+export const FONT = `12px system-ui, "Noto Sans KR", "NanumGothic", "Apple SD Gothic Neo", "Malgun Gothic", "${KOREAN_FAMILY}", sans-serif`;
 export const FONT_SMALL = FONT.replace("12px", "10px");
 export const FONT_BOLD = `bold ${FONT}`;
 
@@ -195,7 +197,7 @@ export const FONT_BOLD = `bold ${FONT}`;
  * fonts.) HTML text needs nothing.
  */
 export function whenKoreanFont(redraw) {
-  const face = [...(globalThis.document?.fonts ?? [])].find((f) => f.family.replace(/["']/g, "") === "attnscope Korean");
+  const face = [...(globalThis.document?.fonts ?? [])].find((f) => f.family.replace(/["']/g, "") === KOREAN_FAMILY);
   if (face && face.status !== "loaded") face.loaded.then(redraw, () => {});
 }
 
