@@ -10,7 +10,8 @@
 // every value of `attnscope-first-translation` (navigation to the first translation on screen,
 // the mark main.js sets), in ms, the same figure as `make bench-page`'s firstTranslationMs but
 // before/after in one machine state; then the median time to `body[data-ready="1"]` (every
-// panel drawn, those out of view too).
+// panel drawn, those out of view too) and the canvas text drawn until a second after it
+// (`fillText` calls: a panel drawn twice shows there).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,11 +36,18 @@ try {
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   const times = { old: [], new: [] };
   const ready = { old: [], new: [] };
+  const fills = { old: [], new: [] };
   for (let r = 0; r < RUNS; r++) {
     for (const k of r % 2 ? ["new", "old"] : ["old", "new"]) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
       const page = await context.newPage();
       await page.addInitScript(() => {
+        window.__fillText = 0;
+        const fill = CanvasRenderingContext2D.prototype.fillText;
+        CanvasRenderingContext2D.prototype.fillText = function (...args) {
+          window.__fillText += 1;
+          return fill.apply(this, args);
+        };
         new MutationObserver((_, o) => {
           if (document.body?.dataset.ready === "1") (window.__readyAt = performance.now()), o.disconnect();
         }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
@@ -48,12 +56,14 @@ try {
       await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
       times[k].push(await page.evaluate(() => Math.round(performance.getEntriesByName("attnscope-first-translation")[0]?.startTime ?? NaN)));
       ready[k].push(await page.evaluate(() => Math.round(window.__readyAt)));
+      await page.waitForTimeout(1000);
+      fills[k].push(await page.evaluate(() => window.__fillText));
       await context.close();
     }
   }
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   for (const k of ["old", "new"]) console.log(`${k} (${sites[k]}): median ${median(times[k])} ms  ${JSON.stringify(times[k])}`);
-  for (const k of ["old", "new"]) console.log(`${k}: every panel drawn (data-ready), median ${median(ready[k])} ms`);
+  for (const k of ["old", "new"]) console.log(`${k}: every panel drawn (data-ready), median ${median(ready[k])} ms; canvas fillText calls, median ${median(fills[k])}`);
 } finally {
   if (browser) await browser.close();
   for (const s of servers) s.kill();
