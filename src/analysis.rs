@@ -54,7 +54,7 @@ use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 use crate::attention::MultiHeadAttention;
-use crate::config::{HeadRef, RunOptions};
+use crate::config::{HeadRef, RunOptions, Stack};
 use crate::decode::top_k;
 use crate::incremental::Staged;
 use crate::model::{finite, finite_values};
@@ -96,7 +96,7 @@ pub struct Importance {
 pub fn log_prob(model: &Model, src: &[u32], translation: &[u32], opts: &RunOptions) -> Result<f32> {
     let (tgt, memory) = prepare(model, src, translation, opts)?;
     let h = opts.heads_for(&model.config)?;
-    translation_log_prob(model, &memory, &tgt, translation, h, opts)
+    translation_log_prob(model, memory.as_ref(), &tgt, translation, h, opts)
 }
 
 /// For every head of the model, `log p(y | x)` when that head alone is knocked out on top of
@@ -105,7 +105,7 @@ pub fn log_prob(model: &Model, src: &[u32], translation: &[u32], opts: &RunOptio
 pub fn head_importance(model: &Model, src: &[u32], translation: &[u32], opts: &RunOptions) -> Result<Importance> {
     let (tgt, memory) = prepare(model, src, translation, opts)?;
     let h = opts.heads_for(&model.config)?;
-    let base = translation_log_prob(model, &memory, &tgt, translation, h, opts)?;
+    let base = translation_log_prob(model, memory.as_ref(), &tgt, translation, h, opts)?;
     let mut heads = Vec::new();
     for head in model.config.all_heads(h) {
         let log_prob = if opts.knock_out.contains(&head) {
@@ -114,11 +114,10 @@ pub fn head_importance(model: &Model, src: &[u32], translation: &[u32], opts: &R
             let mut knocked = opts.clone();
             knocked.knock_out.push(head);
             let memory = match head.stack {
-                crate::Stack::Encoder => Mat(model.encoder.memory(src, h, &knocked)), // (S, d_model)
+                crate::Stack::Encoder => Some(encoder_memory(model, src, h, &knocked)?), // (S, d_model)
                 _ => memory.clone(), // the decoder's heads do not change the memory
             };
-            finite("the encoder memory", &memory)?;
-            translation_log_prob(model, &memory, &tgt, translation, h, &knocked)?
+            translation_log_prob(model, memory.as_ref(), &tgt, translation, h, &knocked)?
         };
         heads.push(HeadImportance { head, log_prob, delta: log_prob - base });
     }
@@ -128,29 +127,40 @@ pub fn head_importance(model: &Model, src: &[u32], translation: &[u32], opts: &R
     Ok(Importance { base, heads, ranking })
 }
 
-/// Checks, the decoder input `<bos> + y[..n-1]`, and the memory `(S, d_model)` under `opts`.
-fn prepare(model: &Model, src: &[u32], translation: &[u32], opts: &RunOptions) -> Result<(Vec<u32>, Mat)> {
+/// Checks, the decoder input `<bos> + y[..n-1]`, and the memory `(S, d_model)` under `opts`
+/// (none for a decoder-only model, which reads `<bos> + y[..n-1]` alone; `src` is then empty).
+fn prepare(model: &Model, src: &[u32], translation: &[u32], opts: &RunOptions) -> Result<(Vec<u32>, Option<Mat>)> {
     let h = opts.heads_for(&model.config)?;
     opts.validate(&model.config)?;
-    model.check_ids("source", src, model.config.src_vocab.len())?;
+    model.decoder_stack()?;
     model.check_ids("translation", translation, model.config.tgt_vocab.len())?;
     let mut tgt = alloc::vec![model.tokenizer.bos];
     tgt.extend_from_slice(&translation[..translation.len() - 1]);
-    let memory = Mat(model.encoder.memory(src, h, opts)); // (S, d_model)
-    finite("the encoder memory", &memory)?;
+    let memory = match model.encoder {
+        Some(_) => Some(encoder_memory(model, src, h, opts)?),
+        None => None,
+    };
     Ok((tgt, memory))
+}
+
+/// The encoder's memory `(S, d_model)` of `src` under `opts`, checked.
+fn encoder_memory(model: &Model, src: &[u32], h: usize, opts: &RunOptions) -> Result<Mat> {
+    model.check_ids("source", src, model.config.src_vocab.len())?;
+    let memory = Mat(model.encoder_stack()?.memory(src, h, opts)); // (S, d_model)
+    finite("the encoder memory", &memory)?;
+    Ok(memory)
 }
 
 /// `sum_t log softmax(logits_t)[y_t]` over the decoder's logits `(T, V)` for input `tgt`.
 fn translation_log_prob(
     model: &Model,
-    memory: &Mat,
+    memory: Option<&Mat>,
     tgt: &[u32],
     translation: &[u32],
     h: usize,
     opts: &RunOptions,
 ) -> Result<f32> {
-    let logits = model.decoder.logits(tgt, memory, h, opts); // (T, V), row-major
+    let logits = model.decoder_stack()?.logits(tgt, memory.map(|m| &m.0), h, opts); // (T, V), row-major
     finite_values("the logits", &logits)?;
     let v = model.config.tgt_vocab.len();
     let mut total = 0.0f64;
@@ -217,9 +227,9 @@ pub struct Rollout {
 }
 
 /// The rollout of a run from its attentions: `encoder` one per encoder layer, `decoder` the
-/// `(self-attention, cross-attention)` of each decoder layer. Only the weights and
-/// `knocked_out` of the heads are read.
-pub fn rollout(encoder: &[&AttentionTrace], decoder: &[(&AttentionTrace, &AttentionTrace)]) -> Rollout {
+/// `(self-attention, cross-attention)` of each decoder layer (no cross-attention in a
+/// decoder-only model). Only the weights and `knocked_out` of the heads are read.
+pub fn rollout(encoder: &[&AttentionTrace], decoder: &[(&AttentionTrace, Option<&AttentionTrace>)]) -> Rollout {
     let s = encoder.first().map_or(0, |a| a.heads.first().map_or(0, |h| h.weights.nrows()));
     let mut r = DMatrix::<f32>::identity(s, s); // R_0 = I, (S, S)
     let mut enc = Vec::with_capacity(encoder.len());
@@ -228,7 +238,7 @@ pub fn rollout(encoder: &[&AttentionTrace], decoder: &[(&AttentionTrace, &Attent
         enc.push(Mat(r.clone()));
     }
     let t = decoder.first().map_or(0, |(a, _)| a.heads.first().map_or(0, |h| h.weights.nrows()));
-    let s = decoder.first().map_or(s, |(_, c)| c.heads.first().map_or(s, |h| h.weights.ncols()));
+    let s = decoder.first().and_then(|(_, c)| *c).map_or(s, |c| c.heads.first().map_or(s, |h| h.weights.ncols()));
     if enc.is_empty() {
         r = DMatrix::identity(s, s);
     }
@@ -239,7 +249,7 @@ pub fn rollout(encoder: &[&AttentionTrace], decoder: &[(&AttentionTrace, &Attent
         let a = with_residual(mean_heads(self_attn)); // (T, T)
         d_tt = &a * d_tt; // (T, T) x (T, T) -> (T, T)
         d_ts = &a * d_ts; // (T, T) x (T, S) -> (T, S)
-        if cross_attn.heads.iter().any(|h| !h.knocked_out) {
+        if let Some(cross_attn) = cross_attn.filter(|c| c.heads.iter().any(|h| !h.knocked_out)) {
             let reach = mean_heads(cross_attn) * &r; // (T, S) x (S, S) -> (T, S)
             d_tt *= 0.5;
             d_ts = d_ts * 0.5 + reach * 0.5;
@@ -250,7 +260,7 @@ pub fn rollout(encoder: &[&AttentionTrace], decoder: &[(&AttentionTrace, &Attent
                     d_ts.row_mut(i).unscale_mut(sum);
                 }
             }
-        } // every cross head knocked out: the residual alone, D unchanged
+        } // no cross-attention, or every cross head knocked out: the residual alone, D unchanged
         dec_self.push(Mat(d_tt.clone()));
         cross.push(Mat(d_ts.clone()));
     }
@@ -259,17 +269,21 @@ pub fn rollout(encoder: &[&AttentionTrace], decoder: &[(&AttentionTrace, &Attent
 
 /// [`rollout`] of a whole [`Trace`].
 pub fn trace_rollout(trace: &Trace) -> Rollout {
-    let enc: Vec<&AttentionTrace> = trace.encoder.layers.iter().map(|l| &l.self_attn.sublayer).collect();
-    let dec: Vec<(&AttentionTrace, &AttentionTrace)> =
-        trace.decoder.layers.iter().map(|l| (&l.self_attn.sublayer, &l.cross_attn.sublayer)).collect();
+    let enc = trace.site(Stack::Encoder);
+    let dec: Vec<(&AttentionTrace, Option<&AttentionTrace>)> = trace
+        .decoder
+        .iter()
+        .flat_map(|d| &d.layers)
+        .map(|l| (&l.self_attn.sublayer, l.cross_attn.as_ref().map(|c| &c.sublayer)))
+        .collect();
     rollout(&enc, &dec)
 }
 
 /// [`rollout`] of an incremental run's stages (the same numbers as [`trace_rollout`]).
 pub fn staged_rollout(staged: &Staged) -> Rollout {
     let enc: Vec<&AttentionTrace> = staged.encoder.layers.iter().map(|l| &l.self_attn.sublayer).collect();
-    let dec: Vec<(&AttentionTrace, &AttentionTrace)> =
-        staged.decoder.layers.iter().map(|l| (&l.self_attn.sublayer, &l.cross_attn.sublayer)).collect();
+    let dec: Vec<(&AttentionTrace, Option<&AttentionTrace>)> =
+        staged.decoder.layers.iter().map(|l| (&l.self_attn.sublayer, Some(&l.cross_attn.sublayer))).collect();
     rollout(&enc, &dec)
 }
 

@@ -362,7 +362,8 @@ impl MultiHeadAttention {
         let w_q = with_blocks(&self.w_q, &edits.overrides, Matrix::Q, d_k);
         let q = w_q.as_ref().unwrap_or(&self.w_q).forward(x_q); // (1, d_model)
         let mut weights = DMatrix::zeros(h, k.nrows()); // (h, T_k)
-        let concat = heads_in_place(&q, k, v, h, scale, false, edits, Some(&mut |i, w| weights.row_mut(i).copy_from(w)));
+        let concat =
+            heads_in_place(&q, k, v, h, scale, false, edits, Some(&mut |i, w| weights.row_mut(i).copy_from(w)));
         (self.w_o.forward(&concat), weights) // (1, d_model) x (d_model, d_model)
     }
 
@@ -419,7 +420,8 @@ fn heads_in_place(
             f(i, &w);
         }
         if kept {
-            concat.columns_mut(i * d_k, d_k).copy_from(&(&w * v.columns(i * d_k, d_k))); // (T_q, d_k)
+            concat.columns_mut(i * d_k, d_k).copy_from(&(&w * v.columns(i * d_k, d_k)));
+            // (T_q, d_k)
         }
     }
     concat

@@ -18,7 +18,7 @@
 //! ([`Decoding::text`]) shows the copied source token instead.
 
 use alloc::string::String;
-use alloc::vec;
+
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -27,7 +27,7 @@ use crate::config::RunOptions;
 use crate::decoder::DecoderBody;
 use crate::model::Model;
 use crate::tokenizer::Tokenizer;
-use crate::trace::{DecoderTrace, Mat, Trace};
+use crate::trace::{DecoderTrace, EncoderTrace, Mat, Trace};
 use crate::Result;
 
 /// One generation step.
@@ -165,7 +165,22 @@ impl<D> Decoding<D> {
 /// final trace "peeks at the future"), which is why every step is kept.
 pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -> Result<Decoding> {
     let Decoding { tokens, steps, trace } = greedy_body(model, src, opts, max_steps)?;
-    let decoder = model.finish_decode(trace.decoder)?; // (T, d_model) -> logits (T, V)
+    let decoder = trace.decoder.map(|body| model.finish_decode(body)).transpose()?; // (T, d_model) -> logits (T, V)
+    Ok(Decoding { tokens, steps, trace: Trace { heads: trace.heads, encoder: trace.encoder, decoder } })
+}
+
+/// Greedy continuation by a decoder-only model (GPT): `prompt` ids `(n >= 1)` are the
+/// decoder's first inputs, then each step appends the most probable next token (with the
+/// repeat rule of [`greedy`]) until `<eos>` or `max_steps` tokens. The decoder input of the
+/// final trace is the prompt and every generated token but the last.
+pub fn generate(model: &Model, prompt: &[u32], opts: &RunOptions, max_steps: usize) -> Result<Decoding> {
+    if model.encoder.is_some() {
+        return Err(crate::error::input_err!(
+            "generate continues a text with a decoder-only model; translate this one"
+        ));
+    }
+    let Decoding { tokens, steps, trace } = run_greedy(model, None, prompt, opts, max_steps)?;
+    let decoder = trace.decoder.map(|body| model.finish_decode(body)).transpose()?; // (T, d_model) -> logits (T, V)
     Ok(Decoding { tokens, steps, trace: Trace { heads: trace.heads, encoder: trace.encoder, decoder } })
 }
 
@@ -173,17 +188,37 @@ pub fn greedy(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -
 /// and rows that the steps' distributions already give (with the causal mask), are left to a
 /// caller that shows them (the page computes them only when read).
 pub fn greedy_body(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -> Result<Decoding<DecoderBody>> {
-    let h = opts.heads_for(&model.config)?;
+    model.decoder_stack()?;
     let encoder = model.encode(src, opts)?;
-    let max_steps = max_steps.clamp(1, model.config.max_len);
-    let mut tgt = vec![model.tokenizer.bos];
+    run_greedy(model, Some(encoder), &[model.tokenizer.bos], opts, max_steps)
+}
+
+/// Greedy decoding after `start` (`<bos>`, or a decoder-only model's prompt), over `encoder`'s
+/// memory when the model has one.
+fn run_greedy(
+    model: &Model,
+    encoder: Option<EncoderTrace>,
+    start: &[u32],
+    opts: &RunOptions,
+    max_steps: usize,
+) -> Result<Decoding<DecoderBody>> {
+    let h = opts.heads_for(&model.config)?;
+    model.check_ids("target", start, model.config.tgt_vocab.len())?;
+    let max_steps = max_steps.clamp(1, model.config.max_len.saturating_sub(start.len() - 1).max(1));
+    let src_len = encoder.as_ref().map_or(0, |e| e.memory.nrows());
+    let mut tgt = start.to_vec();
     let mut steps = Vec::new();
     let unk = model.tokenizer.tgt_unk();
     let mut printed: Vec<Printed> = Vec::new(); // what each generated token prints as
     let never: Vec<u32> = [Some(model.tokenizer.bos), model.tokenizer.pad()].into_iter().flatten().collect();
     // with the causal mask a step runs only its new token through the decoder (the others'
     // keys and values are kept); without it every step reruns the whole prefix
-    let mut cache = if opts.causal_decoder { Some(model.decode_cache(&encoder, opts)?) } else { None };
+    let mut cache = if opts.causal_decoder { Some(model.decode_cache(encoder.as_ref(), opts)?) } else { None };
+    if let Some(cache) = cache.as_mut() {
+        for &id in &start[..start.len() - 1] {
+            model.decode_step(id, cache, opts)?; // the prompt before its last token
+        }
+    }
     loop {
         let (row, cross, body) = match cache.as_mut() {
             Some(cache) => {
@@ -191,14 +226,15 @@ pub fn greedy_body(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usi
                 (row, cross, None)
             }
             None => {
-                let body = model.decode_body(&tgt, &encoder, opts)?;
+                let body = model.decode_body(&tgt, encoder.as_ref(), opts)?;
                 let last = body.output.nrows() - 1;
                 let cross = body
                     .layers
                     .iter()
-                    .map(|l| {
-                        let heads = &l.cross_attn.sublayer.heads;
-                        Mat(nalgebra::DMatrix::from_fn(heads.len(), src.len(), |i, j| heads[i].weights[(last, j)]))
+                    .filter_map(|l| l.cross_attn.as_ref())
+                    .map(|c| {
+                        let heads = &c.sublayer.heads;
+                        Mat(nalgebra::DMatrix::from_fn(heads.len(), src_len, |i, j| heads[i].weights[(last, j)]))
                     })
                     .collect();
                 (Mat(body.output.rows(last, 1).into_owned()), cross, Some(body))
@@ -221,9 +257,9 @@ pub fn greedy_body(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usi
             // the trace: one pass over the whole decoder input, up to the generator
             let decoder = match body {
                 Some(body) => body,
-                None => model.decode_body(&tgt, &encoder, opts)?,
+                None => model.decode_body(&tgt, encoder.as_ref(), opts)?,
             };
-            return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder } });
+            return Ok(Decoding { tokens, steps, trace: Trace { heads: h, encoder, decoder: Some(decoder) } });
         }
         tgt.push(token);
     }

@@ -2,6 +2,10 @@
 //! self-attention, cross-attention over the encoder memory ("encoder-decoder attention",
 //! section 3.2.3) and feed-forward, each wrapped in "Add & Norm"; a final LayerNorm; and the
 //! generator, a linear map to the target vocabulary followed by softmax (section 3.4).
+//!
+//! A decoder-only model (GPT: Radford et al. 2018; GPT-2, Radford et al. 2019) is this stack
+//! without the cross-attention sublayer and the encoder it reads: masked self-attention and
+//! feed-forward per layer (pre-norm in GPT-2, whose final LayerNorm is `ln_f`).
 
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
@@ -11,21 +15,33 @@ use crate::config::{RunOptions, Stack};
 use crate::encoder::edits_for;
 use crate::feed_forward::FeedForward;
 use crate::linear::Linear;
-use crate::norm::{add_norm, residual, LayerNorm};
+use crate::norm::{add_norm, final_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
 use crate::trace::{AttentionTrace, DecoderLayerTrace, DecoderTrace, EmbeddingTrace, FfnTrace, Mat, Residual};
 
-/// `torch.nn.TransformerDecoderLayer`.
+/// `torch.nn.TransformerDecoderLayer`; without its cross-attention, a decoder-only model's
+/// layer (GPT's block: Radford et al. 2018).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecoderLayer {
     /// `self_attn`: the target prefix attends to itself.
     pub self_attn: MultiHeadAttention,
-    /// `multihead_attn`: target queries over the memory's keys and values.
-    pub cross_attn: MultiHeadAttention,
+    /// `multihead_attn` and `norm2`: target queries over the memory's keys and values (`None`
+    /// in a decoder-only model).
+    pub cross: Option<CrossAttention>,
     /// `linear1`, `linear2`.
     pub ffn: FeedForward,
-    /// `norm1` (self-attention), `norm2` (cross-attention), `norm3` (feed-forward).
-    pub norms: [LayerNorm; 3],
+    /// `norm1` (self-attention), `norm3` (feed-forward).
+    pub norms: [LayerNorm; 2],
+}
+
+/// A decoder layer's cross-attention ("encoder-decoder attention", section 3.2.3) and the
+/// LayerNorm of its Add & Norm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrossAttention {
+    /// `multihead_attn`.
+    pub attn: MultiHeadAttention,
+    /// `norm2`.
+    pub norm: LayerNorm,
 }
 
 /// The target embeddings, the layers, the final norm and the generator.
@@ -35,20 +51,21 @@ pub struct Decoder {
     pub embed: Embeddings,
     /// `transformer.decoder.layers`.
     pub layers: Vec<DecoderLayer>,
-    /// `transformer.decoder.norm`.
-    pub norm: LayerNorm,
+    /// `transformer.decoder.norm` (`None` for a model without a final norm: Marian).
+    pub norm: Option<LayerNorm>,
     /// `generator`: `d_model -> V`.
     pub generator: Linear,
     /// Post-norm (`false`, the paper) or pre-norm.
     pub norm_first: bool,
 }
 
-/// The three sublayers of a decoder layer, each alone: [`Decoder::forward`] and
+/// The sublayers of a decoder layer, each alone: [`Decoder::forward`] and
 /// [`crate::incremental::Session`] both call these, so a sublayer recomputed alone gives the
 /// very bits of a full pass. `edits` are the sublayer's Q/K overrides and knocked-out heads.
 impl DecoderLayer {
     /// Masked self-attention wrapped in Add & Norm: `y` `(T, d_model)` -> trace; its
-    /// `output()` `(T, d_model)` feeds [`DecoderLayer::cross_attention`].
+    /// `output()` `(T, d_model)` feeds [`CrossAttention::forward`] (in a decoder-only model,
+    /// [`DecoderLayer::feed_forward`]).
     pub fn self_attention(
         &self,
         y: &DMatrix<f32>,
@@ -62,10 +79,18 @@ impl DecoderLayer {
         })
     }
 
+    /// The feed-forward wrapped in Add & Norm: `(T, d_model)` -> trace; its `output()`
+    /// `(T, d_model)` is the layer's output.
+    pub fn feed_forward(&self, y: &DMatrix<f32>, norm_first: bool) -> Residual<FfnTrace> {
+        residual(y, &self.norms[1], norm_first, |y| self.ffn.forward(y))
+    }
+}
+
+impl CrossAttention {
     /// Cross-attention over `memory` `(S, d_model)` wrapped in Add & Norm: `y` `(T, d_model)`
     /// -> trace with `(T, S)` weights per head; its `output()` `(T, d_model)` feeds
     /// [`DecoderLayer::feed_forward`].
-    pub fn cross_attention(
+    pub fn forward(
         &self,
         y: &DMatrix<f32>,
         memory: &DMatrix<f32>,
@@ -74,13 +99,7 @@ impl DecoderLayer {
         norm_first: bool,
         edits: &Edits,
     ) -> Residual<AttentionTrace> {
-        residual(y, &self.norms[1], norm_first, |y| self.cross_attn.forward(y, memory, h, opts.scale, false, edits))
-    }
-
-    /// The feed-forward wrapped in Add & Norm: `(T, d_model)` -> trace; its `output()`
-    /// `(T, d_model)` is the layer's output.
-    pub fn feed_forward(&self, y: &DMatrix<f32>, norm_first: bool) -> Residual<FfnTrace> {
-        residual(y, &self.norms[2], norm_first, |y| self.ffn.forward(y))
+        residual(y, &self.norm, norm_first, |y| self.attn.forward(y, memory, h, opts.scale, false, edits))
     }
 }
 
@@ -115,29 +134,40 @@ pub struct DecoderBody {
     pub output: Mat,
 }
 
+impl crate::trace::DecoderLayers for DecoderBody {
+    fn layers(&self) -> &[DecoderLayerTrace] {
+        &self.layers
+    }
+}
+
 impl Decoder {
-    /// Target ids `(T)` and the memory `(S, d_model)` -> every intermediate, ending in the
-    /// next-token probabilities `(T, V)`.
-    pub fn forward(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderTrace {
+    /// Target ids `(T)` and the memory `(S, d_model)` (`None` for a decoder-only model) ->
+    /// every intermediate, ending in the next-token logits `(T, V)`.
+    pub fn forward(&self, tgt: &[u32], memory: Option<&DMatrix<f32>>, h: usize, opts: &RunOptions) -> DecoderTrace {
         self.generate(self.body(tgt, memory, h, opts))
     }
 
     /// [`Decoder::forward`] without the generator: greedy decoding needs only the last row's
     /// logits at each step, and the `(T, V)` product is most of a short pass.
-    pub fn body(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderBody {
+    pub fn body(&self, tgt: &[u32], memory: Option<&DMatrix<f32>>, h: usize, opts: &RunOptions) -> DecoderBody {
         let embed = self.embed.forward(tgt, opts.positional);
         let mut y: DMatrix<f32> = embed.input.0.clone(); // (T, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate() {
             let nf = self.norm_first;
             let self_attn = layer.self_attention(&y, h, opts, nf, &edits_for(opts, Stack::DecoderSelf, l));
-            let cross_edits = edits_for(opts, Stack::DecoderCross, l);
-            let cross_attn = layer.cross_attention(self_attn.output(), memory, h, opts, nf, &cross_edits);
-            let ffn = layer.feed_forward(cross_attn.output(), nf);
+            let cross_attn = match (&layer.cross, memory) {
+                (Some(cross), Some(memory)) => {
+                    let edits = edits_for(opts, Stack::DecoderCross, l);
+                    Some(cross.forward(self_attn.output(), memory, h, opts, nf, &edits))
+                }
+                _ => None,
+            };
+            let ffn = layer.feed_forward(cross_attn.as_ref().unwrap_or(&self_attn).output(), nf);
             y = ffn.output().0.clone();
             layers.push(DecoderLayerTrace { self_attn, cross_attn, ffn });
         }
-        let output = Mat(self.norm.forward(&y)); // (T, d_model)
+        let output = Mat(final_norm(self.norm.as_ref(), y)); // (T, d_model)
         DecoderBody { embed, layers, output }
     }
 
@@ -149,16 +179,21 @@ impl Decoder {
         DecoderTrace { embed, layers, output, logits: Mat(logits) }
     }
 
-    /// The cache before the first token of a greedy decoding over `memory` `(S, d_model)`:
-    /// every layer's cross-attention keys and values.
-    pub fn cache(&self, memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> DecoderCache {
-        let d = memory.ncols();
+    /// The cache before the first token of a greedy decoding over `memory` `(S, d_model)`
+    /// (`None` for a decoder-only model): every layer's cross-attention keys and values.
+    pub fn cache(&self, memory: Option<&DMatrix<f32>>, h: usize, opts: &RunOptions) -> DecoderCache {
+        let d = self.embed.table_t.nrows();
         let layers = self
             .layers
             .iter()
             .enumerate()
             .map(|(l, layer)| {
-                let (mk, mv) = layer.cross_attn.keys_values(memory, h, &edits_for(opts, Stack::DecoderCross, l));
+                let (mk, mv) = match (&layer.cross, memory) {
+                    (Some(cross), Some(memory)) => {
+                        cross.attn.keys_values(memory, h, &edits_for(opts, Stack::DecoderCross, l))
+                    }
+                    _ => (DMatrix::zeros(0, d), DMatrix::zeros(0, d)),
+                };
                 [DMatrix::zeros(0, d), DMatrix::zeros(0, d), mk, mv] // (0 | S, d_model)
             })
             .collect();
@@ -168,12 +203,13 @@ impl Decoder {
     /// One token more: `id`, at the next position, through every layer against the cache,
     /// whose self-attention keys and values it joins. Returns the final LayerNorm's row
     /// `(1, d_model)` (the generator's input) and each layer's cross-attention weights
-    /// `(h, S)`: the last rows of a causal [`Decoder::forward`] over every token so far.
+    /// `(h, S)` (none in a decoder-only model): the last rows of a causal [`Decoder::forward`]
+    /// over every token so far.
     pub fn step(&self, id: u32, cache: &mut DecoderCache, h: usize, opts: &RunOptions) -> (DMatrix<f32>, Vec<Mat>) {
         let mut y = self.embed.forward_from(&[id], cache.len, opts.positional).input.0; // (1, d_model)
         let mut cross = Vec::with_capacity(self.layers.len());
         for (l, (layer, [k, v, mk, mv])) in self.layers.iter().zip(&mut cache.layers).enumerate() {
-            let [n1, n2, n3] = &layer.norms;
+            let [n1, n3] = &layer.norms;
             let self_edits = edits_for(opts, Stack::DecoderSelf, l);
             y = add_norm(&y, n1, self.norm_first, |x| {
                 let (k_new, v_new) = layer.self_attn.keys_values(x, h, &self_edits); // (1, d_model)
@@ -181,33 +217,37 @@ impl Decoder {
                 append_row(v, &v_new);
                 layer.self_attn.attend_one(x, k, v, h, opts.scale, &self_edits).0
             });
-            let cross_edits = edits_for(opts, Stack::DecoderCross, l);
-            y = add_norm(&y, n2, self.norm_first, |x| {
-                let (out, weights) = layer.cross_attn.attend_one(x, mk, mv, h, opts.scale, &cross_edits);
-                cross.push(Mat(weights));
-                out
-            });
+            if let Some(c) = &layer.cross {
+                let cross_edits = edits_for(opts, Stack::DecoderCross, l);
+                y = add_norm(&y, &c.norm, self.norm_first, |x| {
+                    let (out, weights) = c.attn.attend_one(x, mk, mv, h, opts.scale, &cross_edits);
+                    cross.push(Mat(weights));
+                    out
+                });
+            }
             y = add_norm(&y, n3, self.norm_first, |x| layer.ffn.forward(x).1);
         }
         cache.len += 1;
-        (self.norm.forward(&y), cross)
+        (final_norm(self.norm.as_ref(), y), cross)
     }
 
     /// The logits `(T, V)` of [`Decoder::forward`] alone, row-major, nothing else kept.
-    pub(crate) fn logits(&self, tgt: &[u32], memory: &DMatrix<f32>, h: usize, opts: &RunOptions) -> Vec<f32> {
+    pub(crate) fn logits(&self, tgt: &[u32], memory: Option<&DMatrix<f32>>, h: usize, opts: &RunOptions) -> Vec<f32> {
         let mut y = self.embed.forward(tgt, opts.positional).input.0; // (T, d_model)
         for (l, layer) in self.layers.iter().enumerate() {
-            let [n1, n2, n3] = &layer.norms;
+            let [n1, n3] = &layer.norms;
             let self_edits = edits_for(opts, Stack::DecoderSelf, l);
-            let cross_edits = edits_for(opts, Stack::DecoderCross, l);
             y = add_norm(&y, n1, self.norm_first, |y| {
                 layer.self_attn.output(y, y, h, opts.scale, opts.causal_decoder, &self_edits)
             });
-            y = add_norm(&y, n2, self.norm_first, |y| {
-                layer.cross_attn.output(y, memory, h, opts.scale, false, &cross_edits)
-            });
+            if let (Some(c), Some(memory)) = (&layer.cross, memory) {
+                let cross_edits = edits_for(opts, Stack::DecoderCross, l);
+                y = add_norm(&y, &c.norm, self.norm_first, |y| {
+                    c.attn.output(y, memory, h, opts.scale, false, &cross_edits)
+                });
+            }
             y = add_norm(&y, n3, self.norm_first, |y| layer.ffn.forward(y).1);
         }
-        self.generator.forward_row_major(&self.norm.forward(&y)) // (T, d_model) x (d_model, V) -> (T, V)
+        self.generator.forward_row_major(&final_norm(self.norm.as_ref(), y)) // (T, d_model) x (d_model, V) -> (T, V)
     }
 }

@@ -1,6 +1,7 @@
 //! The encoder stack (paper section 3.1, left half of figure 1): `N` identical layers of
 //! self-attention then feed-forward, each wrapped in "Add & Norm", and (as
-//! `torch.nn.Transformer` always adds) a final LayerNorm whose output is the memory.
+//! `torch.nn.Transformer` always adds; BERT and Marian do not) a final LayerNorm whose output is
+//! the memory.
 
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
@@ -8,7 +9,7 @@ use nalgebra::DMatrix;
 use crate::attention::{Edits, MultiHeadAttention};
 use crate::config::{RunOptions, Stack};
 use crate::feed_forward::FeedForward;
-use crate::norm::{add_norm, residual, LayerNorm};
+use crate::norm::{add_norm, final_norm, residual, LayerNorm};
 use crate::positional::Embeddings;
 use crate::trace::{EncoderLayerTrace, EncoderTrace, Mat};
 
@@ -32,8 +33,8 @@ pub struct Encoder {
     pub embed: Embeddings,
     /// `transformer.encoder.layers`.
     pub layers: Vec<EncoderLayer>,
-    /// `transformer.encoder.norm`.
-    pub norm: LayerNorm,
+    /// `transformer.encoder.norm` (`None` for models without a final norm: BERT, Marian).
+    pub norm: Option<LayerNorm>,
     /// Post-norm (`false`, the paper) or pre-norm.
     pub norm_first: bool,
 }
@@ -49,8 +50,8 @@ impl Encoder {
             x = trace.ffn.output().0.clone();
             layers.push(trace);
         }
-        let memory = Mat(self.norm.forward(&x));
-        EncoderTrace { embed, layers, memory }
+        let memory = Mat(final_norm(self.norm.as_ref(), x));
+        EncoderTrace { embed, layers, memory, logits: None }
     }
 }
 
@@ -86,7 +87,7 @@ impl Encoder {
             });
             x = add_norm(&x, &layer.norm2, self.norm_first, |x| layer.ffn.forward(x).1);
         }
-        self.norm.forward(&x)
+        final_norm(self.norm.as_ref(), x)
     }
 }
 

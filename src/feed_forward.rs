@@ -15,7 +15,7 @@ pub struct FeedForward {
     pub widen: Linear,
     /// `linear2`: `d_ff -> d_model`.
     pub narrow: Linear,
-    /// ReLU or GELU.
+    /// ReLU, GELU (exact or tanh) or SiLU.
     pub activation: Activation,
 }
 
@@ -32,10 +32,16 @@ impl FeedForward {
     }
 }
 
-/// ReLU `max(0, x)` or exact GELU `0.5 x (1 + erf(x / sqrt 2))`.
+/// ReLU `max(0, x)`, exact GELU `0.5 x (1 + erf(x / sqrt 2))`, GELU's tanh form
+/// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`, or SiLU `x / (1 + e^-x)`.
 pub fn activate(act: Activation, x: f32) -> f32 {
     match act {
         Activation::Relu => x.max(0.0),
         Activation::Gelu => 0.5 * x * (1.0 + libm::erff(x * core::f32::consts::FRAC_1_SQRT_2)),
+        Activation::GeluTanh => {
+            const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+            0.5 * x * (1.0 + libm::tanhf(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
+        }
+        Activation::Silu => x / (1.0 + libm::expf(-x)),
     }
 }

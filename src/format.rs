@@ -19,11 +19,12 @@ use safetensors::tensor::{Metadata, TensorView};
 use safetensors::{Dtype, SafeTensorError, SafeTensors};
 
 use crate::attention::MultiHeadAttention;
-use crate::config::{Config, Positional};
-use crate::decoder::{Decoder, DecoderLayer};
+use crate::config::{Config, Head, Positional};
+use crate::decoder::{CrossAttention, Decoder, DecoderLayer};
 use crate::encoder::{Encoder, EncoderLayer};
 use crate::error::format_err;
 use crate::feed_forward::FeedForward;
+use crate::head::MlmHead;
 use crate::linear::Linear;
 use crate::model::Model;
 use crate::norm::LayerNorm;
@@ -235,7 +236,8 @@ pub fn f16_to_f32(bits: u16) -> f32 {
     let value = if magnitude >= 0x7c00 << 13 {
         0x7f80_0000 | magnitude // infinity or NaN
     } else {
-        (f32::from_bits(magnitude) * f32::from_bits((127 + 112) << 23)).to_bits() // x 2^112
+        (f32::from_bits(magnitude) * f32::from_bits((127 + 112) << 23)).to_bits()
+        // x 2^112
     };
     f32::from_bits(sign | value)
 }
@@ -265,6 +267,13 @@ impl Model {
         let c = &config;
         let d = c.d_model;
 
+        let norm = |t: &mut Tensors, name: &str| -> Result<LayerNorm> {
+            Ok(LayerNorm {
+                gamma: t.row(&alloc::format!("{name}.weight"), d)?,
+                beta: t.row(&alloc::format!("{name}.bias"), d)?,
+                eps: c.layer_norm_eps,
+            })
+        };
         let embed = |t: &mut Tensors, side: &str, vocab: usize| -> Result<Embeddings> {
             // (vocab, d_model) row-major is (d_model, vocab) column-major: no reordering
             let table_t = DMatrix::from_vec(d, vocab, t.floats(&alloc::format!("{side}_embed.weight"), &[vocab, d])?);
@@ -274,14 +283,14 @@ impl Model {
                 Positional::None => None,
             };
             let scale = if c.scale_embedding { libm::sqrtf(d as f32) } else { 1.0 };
-            Ok(Embeddings { table_t, positions, scale })
-        };
-        let norm = |t: &mut Tensors, name: &str| -> Result<LayerNorm> {
-            Ok(LayerNorm {
-                gamma: t.row(&alloc::format!("{name}.weight"), d)?,
-                beta: t.row(&alloc::format!("{name}.bias"), d)?,
-                eps: c.layer_norm_eps,
-            })
+            let token_type = if side == "src" && c.type_vocab_size > 0 {
+                let types = t.floats("src_type.weight", &[c.type_vocab_size, d])?; // (types, d_model)
+                Some(RowDVector::from_row_slice(&types[..d])) // type 0
+            } else {
+                None
+            };
+            let norm = if c.embed_norm { Some(norm(t, &alloc::format!("{side}_embed_norm"))?) } else { None };
+            Ok(Embeddings { table_t, positions, scale, token_type, norm })
         };
         let mha = |t: &mut Tensors, name: &str| -> Result<MultiHeadAttention> {
             let w_t = t.weight_t(&alloc::format!("{name}.in_proj_weight"), 3 * d, d)?; // [W_Q; W_K; W_V]^T (d, 3d)
@@ -303,48 +312,73 @@ impl Model {
                 activation: c.activation,
             })
         };
-
-        let src_embed = embed(&mut t, "src", c.src_vocab.len())?;
-        let tgt_embed = embed(&mut t, "tgt", c.tgt_vocab.len())?;
-        let mut enc_layers = Vec::new();
-        for l in 0..c.num_encoder_layers {
-            let p = alloc::format!("transformer.encoder.layers.{l}");
-            enc_layers.push(EncoderLayer {
-                self_attn: mha(&mut t, &alloc::format!("{p}.self_attn"))?,
-                ffn: ffn(&mut t, &p)?,
-                norm1: norm(&mut t, &alloc::format!("{p}.norm1"))?,
-                norm2: norm(&mut t, &alloc::format!("{p}.norm2"))?,
-            });
-        }
-        let mut dec_layers = Vec::new();
-        for l in 0..c.num_decoder_layers {
-            let p = alloc::format!("transformer.decoder.layers.{l}");
-            dec_layers.push(DecoderLayer {
-                self_attn: mha(&mut t, &alloc::format!("{p}.self_attn"))?,
-                cross_attn: mha(&mut t, &alloc::format!("{p}.multihead_attn"))?,
-                ffn: ffn(&mut t, &p)?,
-                norms: [
-                    norm(&mut t, &alloc::format!("{p}.norm1"))?,
-                    norm(&mut t, &alloc::format!("{p}.norm2"))?,
-                    norm(&mut t, &alloc::format!("{p}.norm3"))?,
-                ],
-            });
-        }
-        let encoder = Encoder {
-            embed: src_embed,
-            layers: enc_layers,
-            norm: norm(&mut t, "transformer.encoder.norm")?,
-            norm_first: c.norm_first,
+        let final_norm = |t: &mut Tensors, name: &str| -> Result<Option<LayerNorm>> {
+            c.final_norm.then(|| norm(t, name)).transpose()
         };
-        let decoder = Decoder {
-            embed: tgt_embed,
-            layers: dec_layers,
-            norm: norm(&mut t, "transformer.decoder.norm")?,
-            generator: t.linear("generator", d, c.tgt_vocab.len())?,
-            norm_first: c.norm_first,
+        // The generator `d_model -> V`: its own weight, or the output side's embedding table
+        // (tied: the table's (d_model, V) column-major storage is W^T already); a bias or none.
+        let generator = |t: &mut Tensors, table_t: &DMatrix<f32>| -> Result<Linear> {
+            let v = table_t.ncols();
+            let w_t = if c.tie_embeddings { table_t.clone() } else { t.weight_t("generator.weight", v, d)? };
+            let b = if c.logits_bias { t.row("generator.bias", v)? } else { RowDVector::zeros(v) };
+            Ok(Linear::new(w_t, b))
+        };
+
+        let encoder = if c.architecture.has_encoder() {
+            let embed = embed(&mut t, "src", c.src_vocab.len())?;
+            let mut layers = Vec::new();
+            for l in 0..c.num_encoder_layers {
+                let p = alloc::format!("transformer.encoder.layers.{l}");
+                layers.push(EncoderLayer {
+                    self_attn: mha(&mut t, &alloc::format!("{p}.self_attn"))?,
+                    ffn: ffn(&mut t, &p)?,
+                    norm1: norm(&mut t, &alloc::format!("{p}.norm1"))?,
+                    norm2: norm(&mut t, &alloc::format!("{p}.norm2"))?,
+                });
+            }
+            let norm = final_norm(&mut t, "transformer.encoder.norm")?;
+            Some(Encoder { embed, layers, norm, norm_first: c.norm_first })
+        } else {
+            None
+        };
+        let decoder = if c.architecture.has_decoder() {
+            let embed = embed(&mut t, "tgt", c.tgt_vocab.len())?;
+            let mut layers = Vec::new();
+            for l in 0..c.num_decoder_layers {
+                let p = alloc::format!("transformer.decoder.layers.{l}");
+                let self_attn = mha(&mut t, &alloc::format!("{p}.self_attn"))?;
+                let cross = if c.architecture.has_encoder() {
+                    Some(CrossAttention {
+                        attn: mha(&mut t, &alloc::format!("{p}.multihead_attn"))?,
+                        norm: norm(&mut t, &alloc::format!("{p}.norm2"))?,
+                    })
+                } else {
+                    None
+                };
+                layers.push(DecoderLayer {
+                    self_attn,
+                    cross,
+                    ffn: ffn(&mut t, &p)?,
+                    norms: [norm(&mut t, &alloc::format!("{p}.norm1"))?, norm(&mut t, &alloc::format!("{p}.norm3"))?],
+                });
+            }
+            let norm = final_norm(&mut t, "transformer.decoder.norm")?;
+            let generator = generator(&mut t, &embed.table_t)?;
+            Some(Decoder { embed, layers, norm, generator, norm_first: c.norm_first })
+        } else {
+            None
+        };
+        let mlm = match (c.head, &encoder) {
+            (Head::Mlm, Some(encoder)) => Some(MlmHead {
+                dense: t.linear("mlm.dense", d, d)?,
+                activation: c.activation,
+                norm: norm(&mut t, "mlm.norm")?,
+                generator: generator(&mut t, &encoder.embed.table_t)?,
+            }),
+            _ => None,
         };
         t.finish()?;
         let tokenizer = Tokenizer::new(&config);
-        Ok(Model { config, encoder, decoder, tokenizer })
+        Ok(Model { config, encoder, decoder, mlm, tokenizer })
     }
 }

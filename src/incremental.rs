@@ -38,7 +38,9 @@ use nalgebra::DMatrix;
 use crate::attention::Edits;
 use crate::config::{Override, RunOptions, Stack};
 use crate::encoder::edits_for;
+use crate::error::input_err;
 use crate::model::finite;
+use crate::norm::final_norm;
 use crate::trace::{
     AttentionTrace, DecoderLayerTrace, DecoderTrace, EmbeddingTrace, EncoderLayerTrace, EncoderTrace, FfnTrace, Mat,
     Residual, Trace,
@@ -96,6 +98,7 @@ impl StagedEncoder {
             embed: (*self.embed).clone(),
             layers: self.layers.iter().map(|l| (**l).clone()).collect(),
             memory: (*self.memory).clone(),
+            logits: None,
         }
     }
 }
@@ -117,7 +120,7 @@ impl StagedDecoder {
                 .iter()
                 .map(|l| DecoderLayerTrace {
                     self_attn: (*l.self_attn).clone(),
-                    cross_attn: (*l.cross_attn).clone(),
+                    cross_attn: Some((*l.cross_attn).clone()),
                     ffn: (*l.ffn).clone(),
                 })
                 .collect(),
@@ -139,7 +142,11 @@ impl Staged {
 
     /// The plain [`Trace`], equal to [`Model::forward`]'s for the same inputs.
     pub fn to_trace(&self, model: &Model) -> Result<Trace> {
-        Ok(Trace { heads: self.heads, encoder: self.encoder.to_trace(), decoder: self.decoder.to_trace(model)? })
+        Ok(Trace {
+            heads: self.heads,
+            encoder: Some(self.encoder.to_trace()),
+            decoder: Some(self.decoder.to_trace(model)?),
+        })
     }
 }
 
@@ -232,7 +239,7 @@ impl Session {
         let h = opts.heads_for(&model.config)?;
         opts.validate(&model.config)?;
         model.check_ids("source", src, model.config.src_vocab.len())?;
-        let enc = &model.encoder;
+        let enc = model.encoder_stack()?;
         let mut dirty = false;
         let key = Key { ids: src.to_vec(), positional: opts.positional, ..Key::default() };
         let embed = stage(&mut self.enc_embed, key, &mut dirty, || enc.embed.forward(src, opts.positional));
@@ -249,7 +256,8 @@ impl Session {
             layers.push(trace);
         }
         let last: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output());
-        let memory = stage(&mut self.memory, Key::default(), &mut dirty, || Mat(enc.norm.forward(last))); // (S, d_model)
+        let memory =
+            stage(&mut self.memory, Key::default(), &mut dirty, || Mat(final_norm(enc.norm.as_ref(), last.clone()))); // (S, d_model)
         finite("the encoder memory", &memory)?;
         Ok(StagedEncoder { embed, layers, memory })
     }
@@ -262,7 +270,7 @@ impl Session {
         let h = opts.heads_for(&model.config)?;
         model.check_ids("target", tgt, model.config.tgt_vocab.len())?;
         let encoder = self.encode(model, src, opts)?;
-        let dec = &model.decoder;
+        let dec = model.decoder_stack()?;
         let nf = dec.norm_first;
         let mut dirty = false;
         let key = Key { ids: tgt.to_vec(), positional: opts.positional, ..Key::default() };
@@ -281,14 +289,17 @@ impl Session {
             let edits = edits_for(opts, Stack::DecoderCross, l);
             let memory = Some(Rc::clone(&encoder.memory));
             let key = Key { h, scale: opts.scale, memory, ..owned(&edits) };
+            let cross =
+                layer.cross.as_ref().ok_or_else(|| input_err!("an incremental run needs an encoder-decoder"))?;
             let cross_attn = stage(&mut slots.cross_attn, key, &mut dirty, || {
-                layer.cross_attention(self_attn.output(), &encoder.memory.0, h, opts, nf, &edits)
+                cross.forward(self_attn.output(), &encoder.memory.0, h, opts, nf, &edits)
             });
             let ffn = stage(&mut slots.ffn, Key::default(), &mut dirty, || layer.feed_forward(cross_attn.output(), nf));
             layers.push(StagedDecoderLayer { self_attn, cross_attn, ffn });
         }
         let y: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output()); // (T, d_model)
-        let output = stage(&mut self.output, Key::default(), &mut dirty, || Mat(dec.norm.forward(y))); // (T, d_model)
+        let output =
+            stage(&mut self.output, Key::default(), &mut dirty, || Mat(final_norm(dec.norm.as_ref(), y.clone()))); // (T, d_model)
         finite("the decoder output", &output)?;
         Ok(Staged { heads: h, encoder, decoder: StagedDecoder { embed, layers, output } })
     }

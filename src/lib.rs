@@ -29,9 +29,13 @@
 //! - [`feed_forward`]: the position-wise feed-forward network (section 3.3).
 //! - [`norm`]: layer normalisation and the residual "Add & Norm" connection (section 3.1).
 //! - [`encoder`], [`decoder`]: the two stacks (section 3.1).
-//! - [`model`]: embeddings + stacks + generator: the whole forward pass.
+//! - [`head`]: the output heads: the generator, BERT's masked-language-model head.
+//! - [`model`]: embeddings + stacks + head: the whole forward pass, for the three families
+//!   (encoder-decoder, encoder-only, decoder-only; [`config::Architecture`]).
 //! - [`incremental`]: a [`incremental::Session`] reruns only the stages a change changes.
-//! - [`decode`]: greedy generation, one token at a time.
+//! - [`decode`]: greedy generation, one token at a time (translation; a decoder-only model's
+//!   continuation).
+//! - [`fill`]: masked-token prediction with an encoder-only model.
 //! - [`analysis`]: beyond raw weights: head importance by knock-out, value-weighted attention
 //!   (Kobayashi et al. 2020), attention rollout (Abnar & Zuidema 2020).
 //! - [`tokenizer`]: words to ids and back.
@@ -52,7 +56,9 @@ pub mod decoder;
 pub mod encoder;
 mod error;
 pub mod feed_forward;
+pub mod fill;
 pub mod format;
+pub mod head;
 pub mod incremental;
 pub mod linear;
 pub mod model;
@@ -65,7 +71,9 @@ pub mod vectors;
 pub mod wasm;
 pub mod weighted_average;
 
-pub use config::{Activation, Config, HeadRef, Matrix as QkMatrix, Override, Positional, RunOptions, Stack};
+pub use config::{
+    Activation, Architecture, Config, HeadRef, Matrix as QkMatrix, Override, Positional, RunOptions, Site, Stack,
+};
 pub use decode::{greedy, Decoding, SourceCopy, Step};
 pub use error::Error;
 pub use model::Model;

@@ -82,3 +82,12 @@ pub fn add_norm(
         norm.forward(&(x + sublayer(x)))
     }
 }
+
+/// A stack's final LayerNorm when it has one (`torch.nn.Transformer`, GPT-2's `ln_f`), else
+/// `x` unchanged (BERT, Marian): `(n, d) -> (n, d)`.
+pub fn final_norm(norm: Option<&LayerNorm>, x: DMatrix<f32>) -> DMatrix<f32> {
+    match norm {
+        Some(norm) => norm.forward(&x),
+        None => x,
+    }
+}

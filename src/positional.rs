@@ -6,8 +6,9 @@
 //! puts the order into the data.
 
 use alloc::vec::Vec;
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, RowDVector};
 
+use crate::norm::LayerNorm;
 use crate::trace::{EmbeddingTrace, Mat};
 
 /// `PE(pos, 2i) = sin(pos / 10000^(2i/d_model))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))`,
@@ -31,10 +32,16 @@ pub struct Embeddings {
     pub positions: Option<DMatrix<f32>>,
     /// `sqrt(d_model)` when the model scales embeddings, else 1.
     pub scale: f32,
+    /// Token type 0's embedding `(1, d_model)`, added to every token (BERT's segment A); `None`
+    /// for models without token types.
+    pub token_type: Option<RowDVector<f32>>,
+    /// The LayerNorm applied to the sum (BERT); `None` for most models.
+    pub norm: Option<LayerNorm>,
 }
 
 impl Embeddings {
-    /// ids `(n)` -> `embedding * scale + PE[0..n]`, `(n, d_model)`. `positional: false` drops PE.
+    /// ids `(n)` -> `embedding * scale + PE[0..n]`, `(n, d_model)` (with a token type, plus
+    /// its row; with a norm, `LN` of that sum). `positional: false` drops PE.
     /// Ids and `n` are checked by the caller ([`crate::Model`]).
     pub fn forward(&self, ids: &[u32], positional: bool) -> EmbeddingTrace {
         self.forward_from(ids, 0, positional)
@@ -44,12 +51,23 @@ impl Embeddings {
     /// step adds one token after the others).
     pub fn forward_from(&self, ids: &[u32], first: usize, positional: bool) -> EmbeddingTrace {
         let (n, d) = (ids.len(), self.table_t.nrows());
-        let embedding = DMatrix::from_fn(n, d, |t, j| self.table_t[(j, ids[t] as usize)] * self.scale); // (n, d_model)
+        let typed = |j: usize| self.token_type.as_ref().map_or(0.0, |row| row[j]);
+        let embedding = DMatrix::from_fn(n, d, |t, j| self.table_t[(j, ids[t] as usize)] * self.scale + typed(j)); // (n, d_model)
         let pe = match (&self.positions, positional) {
             (Some(table), true) => table.rows(first, n).into_owned(),
             _ => DMatrix::zeros(n, d),
         };
-        let input = &embedding + &pe;
-        EmbeddingTrace { ids: Vec::from(ids), embedding: Mat(embedding), positional: Mat(pe), input: Mat(input) }
+        let sum = &embedding + &pe; // (n, d_model)
+        let (input, before_norm) = match &self.norm {
+            Some(norm) => (norm.forward(&sum), Some(Mat(sum))),
+            None => (sum, None),
+        };
+        EmbeddingTrace {
+            ids: Vec::from(ids),
+            embedding: Mat(embedding),
+            positional: Mat(pe),
+            before_norm,
+            input: Mat(input),
+        }
     }
 }

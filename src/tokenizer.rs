@@ -63,6 +63,8 @@ pub struct Tokenizer {
     tgt: WordIndex,
     tgt_vocab: Vec<String>,
     src_unk: u32,
+    /// The mask token of a masked-language model and its source id.
+    mask: Option<(String, u32)>,
     tgt_unk: Option<u32>,
     pad: Option<u32>,
     /// Id of `<bos>` in the target vocabulary.
@@ -152,6 +154,7 @@ impl Tokenizer {
         Tokenizer {
             settings: cfg.tokenizer.clone(),
             src_unk: src.get(&s.unk).copied().unwrap_or(0),
+            mask: s.mask.as_ref().and_then(|m| Some((m.clone(), src.get(m).copied()?))),
             tgt_unk: tgt.get(&s.unk).copied(),
             pad: tgt.get(&s.pad).copied(),
             bos: tgt.get(&s.bos).copied().unwrap_or(0),
@@ -167,12 +170,30 @@ impl Tokenizer {
         split_words(text, self.settings.lowercase, self.settings.contractions)
     }
 
-    /// Tokenise source text. Empty text (no tokens) is an error; unknown words are reported.
+    /// Tokenise source text, with the `source_prefix` and `source_suffix` tokens around it
+    /// (BERT's `[CLS]` ... `[SEP]`). Empty text (no tokens) is an error; unknown words are
+    /// reported.
     pub fn encode_src(&self, text: &str) -> Result<Encoded> {
-        let tokens = self.split(text);
-        if tokens.is_empty() {
+        // the mask token (BERT's [MASK]) is never split: the text around it is
+        let words: Vec<String> = match &self.mask {
+            Some((mask, _)) => {
+                let mut words = Vec::new();
+                for (i, part) in text.split(mask.as_str()).enumerate() {
+                    if i > 0 {
+                        words.push(mask.clone());
+                    }
+                    words.extend(self.split(part));
+                }
+                words
+            }
+            None => self.split(text),
+        };
+        if words.is_empty() {
             return Err(input_err!("the source text is empty"));
         }
+        let s = &self.settings;
+        let tokens: Vec<String> =
+            s.source_prefix.iter().cloned().chain(words).chain(s.source_suffix.iter().cloned()).collect();
         let mut unknown = Vec::new();
         let ids = tokens
             .iter()
@@ -185,6 +206,11 @@ impl Tokenizer {
             })
             .collect();
         Ok(Encoded { tokens, ids, unknown })
+    }
+
+    /// The source id of the masked-language model's mask token, if the model has one.
+    pub fn mask(&self) -> Option<u32> {
+        self.mask.as_ref().map(|m| m.1)
     }
 
     /// Tokenise target text (whitespace-separated target tokens). Unknown tokens map to

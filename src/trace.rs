@@ -171,8 +171,10 @@ pub struct EncoderLayerTrace {
 pub struct DecoderLayerTrace {
     /// Masked self-attention over the target prefix, `(T, T)` weights per head.
     pub self_attn: Residual<AttentionTrace>,
-    /// Cross-attention: target queries, source keys and values, `(T, S)` weights per head.
-    pub cross_attn: Residual<AttentionTrace>,
+    /// Cross-attention: target queries, source keys and values, `(T, S)` weights per head
+    /// (`None` in a decoder-only model).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub cross_attn: Option<Residual<AttentionTrace>>,
     /// Feed-forward.
     pub ffn: Residual<FfnTrace>,
 }
@@ -183,11 +185,17 @@ pub struct DecoderLayerTrace {
 pub struct EmbeddingTrace {
     /// The ids, length `n`.
     pub ids: Vec<u32>,
-    /// Token embeddings, times `sqrt(d_model)` when the model scales them, `(n, d_model)`.
+    /// Token embeddings, times `sqrt(d_model)` when the model scales them, plus token type
+    /// 0's embedding when it has token types (BERT), `(n, d_model)`.
     pub embedding: Mat,
     /// The positional encoding added, `(n, d_model)` (zeros when off or `none`).
     pub positional: Mat,
-    /// `embedding + positional`, `(n, d_model)`: the first layer's input.
+    /// `embedding + positional` before the embedding LayerNorm, `(n, d_model)`: only for
+    /// models that normalise their embeddings (BERT).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub before_norm: Option<Mat>,
+    /// `embedding + positional` (normalised, for a model with an embedding LayerNorm),
+    /// `(n, d_model)`: the first layer's input.
     pub input: Mat,
 }
 
@@ -199,8 +207,13 @@ pub struct EncoderTrace {
     pub embed: EmbeddingTrace,
     /// One entry per encoder layer.
     pub layers: Vec<EncoderLayerTrace>,
-    /// The memory: last layer output after the encoder's final LayerNorm, `(S, d_model)`.
+    /// The memory: last layer output after the encoder's final LayerNorm (if the model has
+    /// one), `(S, d_model)`.
     pub memory: Mat,
+    /// An encoder-only model's masked-language-model logits, `(S, V)`: row `i` scores the
+    /// token at position `i` (`None` for other models).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub logits: Option<Mat>,
 }
 
 /// The decoder's work on a target prefix, given the memory.
@@ -243,15 +256,82 @@ impl serde::Serialize for DecoderTrace {
     }
 }
 
-/// A whole forward pass: encoder, decoder, generator. (`D` =
-/// [`DecoderBody`](crate::decoder::DecoderBody): the same pass without the generator.)
+/// A whole forward pass: encoder, decoder, generator; a stack the model does not have is
+/// `None` (and left out of JSON). (`D` = [`DecoderBody`](crate::decoder::DecoderBody): the
+/// same pass without the generator.)
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Trace<D = DecoderTrace> {
     /// Heads `h` used in this run.
     pub heads: usize,
-    /// The encoder.
-    pub encoder: EncoderTrace,
-    /// The decoder.
-    pub decoder: D,
+    /// The encoder (encoder-decoder and encoder-only models).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub encoder: Option<EncoderTrace>,
+    /// The decoder (encoder-decoder and decoder-only models).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub decoder: Option<D>,
+}
+
+impl<D> Trace<D> {
+    /// The encoder's trace, or an error naming what this model lacks.
+    pub fn encoder(&self) -> crate::Result<&EncoderTrace> {
+        self.encoder.as_ref().ok_or_else(|| crate::error::input_err!("this model has no encoder"))
+    }
+
+    /// The decoder's trace, or an error naming what this model lacks.
+    pub fn decoder(&self) -> crate::Result<&D> {
+        self.decoder.as_ref().ok_or_else(|| crate::error::input_err!("this model has no decoder"))
+    }
+}
+
+impl AttentionSites for EncoderLayerTrace {
+    fn site(&self, stack: crate::config::Stack) -> Option<&AttentionTrace> {
+        (stack == crate::config::Stack::Encoder).then_some(&self.self_attn.sublayer)
+    }
+}
+
+impl AttentionSites for DecoderLayerTrace {
+    fn site(&self, stack: crate::config::Stack) -> Option<&AttentionTrace> {
+        match stack {
+            crate::config::Stack::DecoderSelf => Some(&self.self_attn.sublayer),
+            crate::config::Stack::DecoderCross => self.cross_attn.as_ref().map(|r| &r.sublayer),
+            crate::config::Stack::Encoder => None,
+        }
+    }
+}
+
+/// A layer's attention at one site, if the layer holds that site.
+pub trait AttentionSites {
+    /// The attention of `stack` in this layer.
+    fn site(&self, stack: crate::config::Stack) -> Option<&AttentionTrace>;
+}
+
+impl<D: DecoderLayers> Trace<D> {
+    /// Every layer's attention at `stack`, in layer order: one accessor for every site (empty
+    /// when the model has no such attention).
+    pub fn site(&self, stack: crate::config::Stack) -> Vec<&AttentionTrace> {
+        match stack {
+            crate::config::Stack::Encoder => {
+                self.encoder.iter().flat_map(|e| e.layers.iter().filter_map(|l| l.site(stack))).collect()
+            }
+            _ => self.decoder.iter().flat_map(|d| d.layers().iter().filter_map(|l| l.site(stack))).collect(),
+        }
+    }
+
+    /// One head's trace: `stack`, `layer` and `head` from 0.
+    pub fn head(&self, stack: crate::config::Stack, layer: usize, head: usize) -> Option<&HeadTrace> {
+        self.site(stack).get(layer)?.heads.get(head)
+    }
+}
+
+/// A decoder pass, with or without its generator: its layers.
+pub trait DecoderLayers {
+    /// The decoder's layers, in order.
+    fn layers(&self) -> &[DecoderLayerTrace];
+}
+
+impl DecoderLayers for DecoderTrace {
+    fn layers(&self) -> &[DecoderLayerTrace] {
+        &self.layers
+    }
 }

@@ -208,6 +208,12 @@ impl Lab {
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8]) -> Result<Lab, JsError> {
         let model = Model::from_safetensors(bytes).map_err(err)?;
+        let arch = model.config.architecture;
+        if arch != crate::config::Architecture::EncoderDecoder {
+            return Err(JsError::new(&alloc::format!(
+                "this page shows encoder-decoder models (translators) for now; this file holds a {arch:?} model"
+            )));
+        }
         let target = alloc::vec![model.tokenizer.bos];
         Ok(Lab {
             session: RefCell::new(Session::new()),
@@ -393,7 +399,8 @@ impl Lab {
         self.need_source()?;
         // the final pass without its generator: the (T, V) logits are made if JavaScript reads them
         let dec = greedy_body(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
-        self.target = dec.trace.decoder.embed.ids.clone();
+        let body = dec.trace.decoder().map_err(err)?;
+        self.target = body.embed.ids.clone();
         self.translation = dec.tokens.clone();
         let tok = &self.model.tokenizer;
         let src = &self.source.tokens;
@@ -420,7 +427,8 @@ impl Lab {
             &JsValue::from_str("decoder"),
         )
         .map_err(js_err)?;
-        Generated::attach(&decoder, Rc::clone(&self.model), Rc::new(dec.trace.decoder.output))?;
+        let output = dec.trace.decoder.map(|d| d.output).ok_or_else(|| JsError::new("no decoder output"))?;
+        Generated::attach(&decoder, Rc::clone(&self.model), Rc::new(output))?;
         Ok(out)
     }
 

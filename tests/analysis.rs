@@ -37,9 +37,11 @@ fn run_fixture(name: &str) -> (Model, RunOptions, Trace, Expected) {
 /// One attention of every layer of a trace, with the model's attention of that layer.
 fn attentions<'a>(model: &'a Model, trace: &'a Trace, stack: Stack) -> Vec<(&'a AttentionTrace, Stack, usize)> {
     let layers: Vec<&AttentionTrace> = match stack {
-        Stack::Encoder => trace.encoder.layers.iter().map(|l| &l.self_attn.sublayer).collect(),
-        Stack::DecoderSelf => trace.decoder.layers.iter().map(|l| &l.self_attn.sublayer).collect(),
-        Stack::DecoderCross => trace.decoder.layers.iter().map(|l| &l.cross_attn.sublayer).collect(),
+        Stack::Encoder => trace.encoder().unwrap().layers.iter().map(|l| &l.self_attn.sublayer).collect(),
+        Stack::DecoderSelf => trace.decoder().unwrap().layers.iter().map(|l| &l.self_attn.sublayer).collect(),
+        Stack::DecoderCross => {
+            trace.decoder().unwrap().layers.iter().map(|l| &l.cross_attn.as_ref().unwrap().sublayer).collect()
+        }
     };
     let _ = model;
     layers.into_iter().enumerate().map(|(l, a)| (a, stack, l)).collect()
@@ -54,7 +56,7 @@ fn knock_outs_matter_in_the_knock_out_fixtures() {
         assert!(!opts.knock_out.is_empty(), "{name} knocks nothing out");
         opts.knock_out.clear();
         let trace = model.forward(&exp.ids("src_ids"), &exp.ids("tgt_ids"), &opts).unwrap();
-        let d = max_diff(&name, &trace.decoder.logits.row_major(), &exp.tensor("logits").data);
+        let d = max_diff(&name, &trace.decoder().unwrap().logits.row_major(), &exp.tensor("logits").data);
         assert!(d > 1e-2, "{name}: dropping the knock-outs changed the logits by only {d}");
     }
 }
@@ -154,16 +156,16 @@ fn rollout_by_hand_on_one_layer_of_two_tokens() {
     let spec = Spec { enc_layers: 1, dec_layers: 1, ..Spec::small() };
     let (model, _) = spec.model(3);
     let mut trace = model.forward(&[4, 5], &[1, 4], &RunOptions::default()).unwrap();
-    let heads = &mut trace.encoder.layers[0].self_attn.sublayer.heads;
+    let heads = &mut trace.encoder.as_mut().unwrap().layers[0].self_attn.sublayer.heads;
     heads[0].weights = Mat::from_rows(2, 2, &[1.0, 0.0, 0.5, 0.5]);
     heads[1].weights = Mat::from_rows(2, 2, &[0.0, 1.0, 0.5, 0.5]);
     let r = trace_rollout(&trace);
     assert_eq!(r.encoder[0].row_major(), vec![0.75, 0.25, 0.25, 0.75]);
     // knocking out head 1 leaves head 0: 0.5 [[1, 0], [0.5, 0.5]] + 0.5 I = [[1, 0], [0.25, 0.75]]
-    trace.encoder.layers[0].self_attn.sublayer.heads[1].knocked_out = true;
+    trace.encoder.as_mut().unwrap().layers[0].self_attn.sublayer.heads[1].knocked_out = true;
     assert_eq!(trace_rollout(&trace).encoder[0].row_major(), vec![1.0, 0.0, 0.25, 0.75]);
     // both knocked out: the residual alone, the identity
-    trace.encoder.layers[0].self_attn.sublayer.heads[0].knocked_out = true;
+    trace.encoder.as_mut().unwrap().layers[0].self_attn.sublayer.heads[0].knocked_out = true;
     assert_eq!(trace_rollout(&trace).encoder[0].row_major(), vec![1.0, 0.0, 0.0, 1.0]);
     // no layers at all: nothing to roll out
     assert!(rollout(&[], &[]).encoder.is_empty());
@@ -178,8 +180,8 @@ fn a_layer_with_every_head_knocked_out_is_the_residual_path_alone() {
     let all = |stack, layer| (0..2).map(move |head| HeadRef { stack, layer, head });
     let opts = RunOptions { knock_out: all(Stack::Encoder, 1).collect(), ..RunOptions::default() };
     let trace = model.forward(&[4, 5, 6], &[1, 4], &opts).unwrap();
-    let layer = &trace.encoder.layers[1].self_attn;
-    let x = trace.encoder.layers[0].ffn.output(); // the layer's input, (S, d_model)
+    let layer = &trace.encoder().unwrap().layers[1].self_attn;
+    let x = trace.encoder().unwrap().layers[0].ffn.output(); // the layer's input, (S, d_model)
     let b_o = &model.attention(Stack::Encoder, 1).unwrap().w_o.b(); // (1, d_model)
     assert!(layer.sublayer.concat.iter().all(|&v| v == 0.0), "concat of knocked-out heads is zeros");
     for i in 0..3 {
@@ -193,10 +195,10 @@ fn a_layer_with_every_head_knocked_out_is_the_residual_path_alone() {
         assert!(head.weights.row_iter().all(|r| (r.sum() - 1.0).abs() < 1e-5), "weights still computed");
     }
     // the other layer's heads are untouched and unflagged
-    assert!(trace.encoder.layers[0].self_attn.sublayer.heads.iter().all(|h| !h.knocked_out));
+    assert!(trace.encoder().unwrap().layers[0].self_attn.sublayer.heads.iter().all(|h| !h.knocked_out));
     let plain = model.forward(&[4, 5, 6], &[1, 4], &RunOptions::default()).unwrap();
-    assert_eq!(plain.encoder.layers[0], trace.encoder.layers[0]);
-    assert_ne!(plain.encoder.memory, trace.encoder.memory);
+    assert_eq!(plain.encoder().unwrap().layers[0], trace.encoder().unwrap().layers[0]);
+    assert_ne!(plain.encoder().unwrap().memory, trace.encoder().unwrap().memory);
 }
 
 #[test]
@@ -208,8 +210,13 @@ fn greedy_translation_honours_knock_outs() {
     let plain = greedy(&model, &[4, 5, 6], &RunOptions::default(), 6).unwrap();
     let opts = RunOptions { knock_out: heads.clone(), ..RunOptions::default() };
     let knocked = greedy(&model, &[4, 5, 6], &opts, 6).unwrap();
-    let flags =
-        knocked.trace.decoder.layers.iter().flat_map(|l| l.cross_attn.sublayer.heads.iter().map(|h| h.knocked_out));
+    let flags = knocked
+        .trace
+        .decoder()
+        .unwrap()
+        .layers
+        .iter()
+        .flat_map(|l| l.cross_attn.as_ref().unwrap().sublayer.heads.iter().map(|h| h.knocked_out));
     assert!(flags.into_iter().all(|k| k));
     // every attention gone: each step's distribution no longer depends on the source
     let other = greedy(&model, &[7, 8], &opts, 6).unwrap();
@@ -231,7 +238,7 @@ fn head_importance_agrees_with_full_passes() {
     // log p from the traced pass's probabilities, by hand
     let by_hand = |opts: &RunOptions| -> f32 {
         let trace = model.forward(&src, &[1, 5, 6], opts).unwrap();
-        translation.iter().enumerate().map(|(t, &y)| trace.decoder.probs()[(t, y as usize)].ln()).sum()
+        translation.iter().enumerate().map(|(t, &y)| trace.decoder().unwrap().probs()[(t, y as usize)].ln()).sum()
     };
     assert!((imp.base - by_hand(&opts)).abs() < 1e-4, "base {} vs {}", imp.base, by_hand(&opts));
     assert!((imp.base - log_prob(&model, &src, &translation, &opts).unwrap()).abs() == 0.0);
@@ -265,7 +272,7 @@ fn value_weighted_is_the_weight_times_the_norm_and_zero_when_knocked_out() {
     let opts =
         RunOptions { knock_out: vec![HeadRef { stack: Stack::Encoder, layer: 0, head: 1 }], ..RunOptions::default() };
     let trace = model.forward(&[4, 5, 6], &[1, 4], &opts).unwrap();
-    let attn = &trace.encoder.layers[0].self_attn.sublayer;
+    let attn = &trace.encoder().unwrap().layers[0].self_attn.sublayer;
     let mha = model.attention(Stack::Encoder, 0).unwrap();
     let vw = value_weighted_heads(attn, mha);
     // head 0, key j: ||v_j W_O^(0)|| by hand from the (d_model, d_model) W_O^T, d_k = 4

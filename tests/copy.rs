@@ -85,7 +85,7 @@ fn a_generated_unk_copies_the_most_attended_source_word() {
             let mut tgt = vec![model.tokenizer.bos];
             tgt.extend_from_slice(&dec.tokens[..k]);
             let trace = model.forward(&src.ids, &tgt, &opts).unwrap();
-            let last = &trace.decoder.layers.last().unwrap().cross_attn.sublayer.heads;
+            let last = &trace.decoder().unwrap().layers.last().unwrap().cross_attn.as_ref().unwrap().sublayer.heads;
             assert_eq!(last.len(), h);
             let mean: Vec<f32> =
                 (0..4).map(|j| last.iter().map(|hd| hd.weights[(k, j)]).sum::<f32>() / h as f32).collect();

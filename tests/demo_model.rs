@@ -137,7 +137,7 @@ fn cross_attention_points_at_the_gold_aligned_source_word() {
         tgt.extend(tok.encode_tgt(&ko.join(" ")).unwrap().ids);
         tgt.pop(); // the input stops before the last token
         let trace = model.forward(&src.ids, &tgt, &RunOptions::default()).unwrap();
-        let heads = &trace.decoder.layers.last().unwrap().cross_attn.sublayer.heads;
+        let heads = &trace.decoder().unwrap().layers.last().unwrap().cross_attn.as_ref().unwrap().sublayer.heads;
         for (t, &gold) in align.iter().enumerate() {
             if gold < 0 {
                 continue;
@@ -201,7 +201,7 @@ fn producing_the_second_emma_attends_to_she_or_emma() {
     }
     // What "she" itself attends to in the encoder (reported in MODEL.md).
     let she = src.tokens.iter().position(|w| w == "she").unwrap();
-    for (l, layer) in out.trace.encoder.layers.iter().enumerate() {
+    for (l, layer) in out.trace.encoder().unwrap().layers.iter().enumerate() {
         for (h, head) in layer.self_attn.sublayer.heads.iter().enumerate() {
             let row = head.weights.row_vec(she);
             let top = attnscope::decode::argmax(&row) as usize;
@@ -326,16 +326,16 @@ fn attention_is_soft_enough_to_teach() {
                 counts[l][s].1 += 1;
             }
         };
-        for (l, layer) in trace.encoder.layers.iter().enumerate() {
+        for (l, layer) in trace.encoder().unwrap().layers.iter().enumerate() {
             for head in &layer.self_attn.sublayer.heads {
                 count(l, 0, &head.weights, false);
             }
         }
-        for (l, layer) in trace.decoder.layers.iter().enumerate() {
+        for (l, layer) in trace.decoder().unwrap().layers.iter().enumerate() {
             for head in &layer.self_attn.sublayer.heads {
                 count(l, 1, &head.weights, true);
             }
-            for head in &layer.cross_attn.sublayer.heads {
+            for head in &layer.cross_attn.as_ref().unwrap().sublayer.heads {
                 count(l, 2, &head.weights, false);
             }
         }

@@ -241,7 +241,7 @@ fn half_precision_non_finite_values_are_caught_after_widening() {
     // The same tensor with finite half values loads: 0x3C00 is 1.0 in F16, 0x3F80 in BF16.
     for (what, dtype, bits) in [("F16 1.0", Dtype::F16, 0x3C00u16), ("BF16 1.0", Dtype::BF16, 0x3F80)] {
         let model = try_load(what, &half(dtype, bits)).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert_eq!(model.decoder.generator.b()[3], 1.0, "{what}: element 3 widened");
+        assert_eq!(model.decoder_stack().unwrap().generator.b()[3], 1.0, "{what}: element 3 widened");
     }
 }
 
@@ -443,7 +443,7 @@ fn overflowing_weights_are_reported() {
     match model.forward(&[4, 5], &[1, 4], &RunOptions::default()) {
         Err(Error::Numeric(m)) => assert!(m.contains("NaN or infinity"), "{m}"),
         Err(e) => panic!("expected a numeric overflow error, got {e}"),
-        Ok(trace) => panic!("forward returned Ok with logits {:?}", trace.decoder.logits.row_vec(0)),
+        Ok(trace) => panic!("forward returned Ok with logits {:?}", trace.decoder().unwrap().logits.row_vec(0)),
     }
 }
 
@@ -528,7 +528,7 @@ fn int8_weights_are_dequantised_row_by_row() {
     r.insert(format!("{name}_scale"), scale);
     let model = try_load("int8 embedding", &serialize(&r, Some(&s.config().to_string()))).expect("loads");
     let s0 = 1.27f32 / 127.0;
-    let table_t = &model.encoder.embed.table_t; // (d_model, vocab)
+    let table_t = &model.encoder_stack().unwrap().embed.table_t; // (d_model, vocab)
     for (c, q) in [(0, -50.0f32), (1, 0.0), (2, 25.0), (3, 127.0), (4, 10.0), (5, -10.0)] {
         assert_eq!(table_t[(c, 0)], q * s0, "row 0, column {c}: {q} * scale");
     }
@@ -543,15 +543,21 @@ fn an_int8_file_runs_exactly_like_its_dequantised_f32_file() {
     let opts = RunOptions::default();
     let (ta, tb) =
         (a.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap(), b.forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap());
-    assert_eq!(ta.encoder.memory.row_major(), tb.encoder.memory.row_major(), "encoder memory");
-    assert_eq!(ta.decoder.logits.row_major(), tb.decoder.logits.row_major(), "logits");
+    assert_eq!(ta.encoder().unwrap().memory.row_major(), tb.encoder().unwrap().memory.row_major(), "encoder memory");
+    assert_eq!(ta.decoder().unwrap().logits.row_major(), tb.decoder().unwrap().logits.row_major(), "logits");
     let (ga, gb) =
         (attnscope::greedy(&a, &[4, 5, 6], &opts, 8).unwrap(), attnscope::greedy(&b, &[4, 5, 6], &opts, 8).unwrap());
     assert_eq!(ga.tokens, gb.tokens, "greedy tokens");
     // And quantisation is a small change: the dequantised file is close to the original.
     let (s, w) = small();
     let orig = try_load("original", &s.file(&w)).unwrap().forward(&[4, 5, 6, 3], &[1, 4, 7], &opts).unwrap();
-    let diff = orig.decoder.logits.iter().zip(tb.decoder.logits.iter()).fold(0.0f32, |m, (x, y)| m.max((x - y).abs()));
+    let diff = orig
+        .decoder()
+        .unwrap()
+        .logits
+        .iter()
+        .zip(tb.decoder().unwrap().logits.iter())
+        .fold(0.0f32, |m, (x, y)| m.max((x - y).abs()));
     assert!(diff < 0.05, "int8 moved a logit by {diff}");
 }
 

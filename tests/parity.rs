@@ -28,18 +28,39 @@ fn every_fixture_matches_pytorch() {
             assert!(d <= TOL, "{name}: {what} differs from PyTorch by {d:e} (> {TOL:e})");
             worst = worst.max(d);
         };
-        check("encoder_output", trace.encoder.memory.row_major());
-        check("decoder_output", trace.decoder.output.row_major());
-        check("logits", trace.decoder.logits.row_major());
+        check("encoder_output", trace.encoder().unwrap().memory.row_major());
+        check("decoder_output", trace.decoder().unwrap().output.row_major());
+        check("logits", trace.decoder().unwrap().logits.row_major());
         // the bare forward (no trace kept for the caller) gives the very same logits
         let bare = model.logits(&exp.ids("src_ids"), &exp.ids("tgt_ids"), &opts).unwrap();
-        assert_eq!(bare, trace.decoder.logits.row_major(), "{name}: Model::logits differs from Model::forward");
+        assert_eq!(
+            bare,
+            trace.decoder().unwrap().logits.row_major(),
+            "{name}: Model::logits differs from Model::forward"
+        );
         let weights = |heads: Vec<&Vec<attnscope::trace::HeadTrace>>| -> Vec<f32> {
             heads.iter().flat_map(|hs| hs.iter().flat_map(|h| h.weights.row_major())).collect()
         };
-        check("attn.encoder", weights(trace.encoder.layers.iter().map(|l| &l.self_attn.sublayer.heads).collect()));
-        check("attn.decoder_self", weights(trace.decoder.layers.iter().map(|l| &l.self_attn.sublayer.heads).collect()));
-        check("attn.cross", weights(trace.decoder.layers.iter().map(|l| &l.cross_attn.sublayer.heads).collect()));
+        check(
+            "attn.encoder",
+            weights(trace.encoder().unwrap().layers.iter().map(|l| &l.self_attn.sublayer.heads).collect()),
+        );
+        check(
+            "attn.decoder_self",
+            weights(trace.decoder().unwrap().layers.iter().map(|l| &l.self_attn.sublayer.heads).collect()),
+        );
+        check(
+            "attn.cross",
+            weights(
+                trace
+                    .decoder()
+                    .unwrap()
+                    .layers
+                    .iter()
+                    .map(|l| &l.cross_attn.as_ref().unwrap().sublayer.heads)
+                    .collect(),
+            ),
+        );
         report.push(format!("{name}: max |diff| {worst:.2e}"));
     }
     println!("{}", report.join("\n"));
@@ -55,6 +76,6 @@ fn overrides_matter_in_the_override_fixture() {
     assert!(!opts.overrides.is_empty());
     opts.overrides.clear();
     let trace = model.forward(&exp.ids("src_ids"), &exp.ids("tgt_ids"), &opts).unwrap();
-    let d = max_diff("logits", &trace.decoder.logits.row_major(), &exp.tensor("logits").data);
+    let d = max_diff("logits", &trace.decoder().unwrap().logits.row_major(), &exp.tensor("logits").data);
     assert!(d > 1e-2, "dropping the overrides changed the logits by only {d}");
 }

@@ -43,12 +43,12 @@ fn case() -> impl Strategy<Value = (Spec, u64, Vec<u32>, Vec<u32>, usize)> {
 /// Every attention of a trace with its name: `(what, attention)`.
 fn attentions(trace: &Trace) -> Vec<(String, &AttentionTrace)> {
     let mut out = Vec::new();
-    for (l, layer) in trace.encoder.layers.iter().enumerate() {
+    for (l, layer) in trace.encoder().unwrap().layers.iter().enumerate() {
         out.push((format!("encoder layer {l}"), &layer.self_attn.sublayer));
     }
-    for (l, layer) in trace.decoder.layers.iter().enumerate() {
+    for (l, layer) in trace.decoder().unwrap().layers.iter().enumerate() {
         out.push((format!("decoder_self layer {l}"), &layer.self_attn.sublayer));
-        out.push((format!("cross layer {l}"), &layer.cross_attn.sublayer));
+        out.push((format!("cross layer {l}"), &layer.cross_attn.as_ref().unwrap().sublayer));
     }
     out
 }
@@ -209,7 +209,7 @@ fn rows_sum_to_one(c: &Case, f: Flags) -> Result<(), TestCaseError> {
             }
         }
     }
-    let probs = trace.decoder.probs();
+    let probs = trace.decoder().unwrap().probs();
     for i in 0..probs.nrows() {
         let sum: f64 = probs.row_vec(i).iter().map(|&p| p as f64).sum();
         prop_assert!((sum - 1.0).abs() <= 1e-5, "next-token probabilities of position {} sum to {}", i, sum);
@@ -256,10 +256,10 @@ fn permutation_equivariance(c: &Case, perm: &[usize], f: Flags) -> Result<(), Te
     // values by O(1), so 1e-3 still catches it.
     const TOL: f32 = 1e-3;
     for (i, &p) in perm.iter().enumerate() {
-        let d = max_abs_diff(&b.encoder.memory.row_vec(i), &a.encoder.memory.row_vec(p));
+        let d = max_abs_diff(&b.encoder().unwrap().memory.row_vec(i), &a.encoder().unwrap().memory.row_vec(p));
         prop_assert!(d <= TOL, "src {:?} permuted by {:?}: memory row {} != row {} (diff {:e})", c.src, perm, i, p, d);
     }
-    let d = max_abs_diff(&a.decoder.output.row_major(), &b.decoder.output.row_major());
+    let d = max_abs_diff(&a.decoder().unwrap().output.row_major(), &b.decoder().unwrap().output.row_major());
     prop_assert!(d <= TOL, "src {:?} permuted by {:?}: decoder output changed by {:e}", c.src, perm, d);
     Ok(())
 }
@@ -289,8 +289,20 @@ fn identity_attention(c: &Case, f: Flags) -> Result<(), TestCaseError> {
     let f = Flags { positional: false, ..f };
     let trace = model.forward(&c.src, &c.tgt, &f.options(1)).unwrap();
     let sides = [
-        ("encoder", "src_embed.weight", &c.src, &trace.encoder.layers[0].self_attn.sublayer, f.causal_encoder),
-        ("decoder_self", "tgt_embed.weight", &c.tgt, &trace.decoder.layers[0].self_attn.sublayer, f.causal_decoder),
+        (
+            "encoder",
+            "src_embed.weight",
+            &c.src,
+            &trace.encoder().unwrap().layers[0].self_attn.sublayer,
+            f.causal_encoder,
+        ),
+        (
+            "decoder_self",
+            "tgt_embed.weight",
+            &c.tgt,
+            &trace.decoder().unwrap().layers[0].self_attn.sublayer,
+            f.causal_decoder,
+        ),
     ];
     for (what, table, ids, att, causal) in sides {
         let x = embeddings(&w, table, ids, &s);
@@ -334,8 +346,8 @@ fn heads_by_hand(c: &Case, f: Flags) -> Result<(), TestCaseError> {
     let f = Flags { positional: false, ..f };
     for h in (1..=d).filter(|h| d % h == 0) {
         let trace = model.forward(&c.src, &c.tgt, &f.options(h)).unwrap();
-        let enc = &trace.encoder.layers[0].self_attn.sublayer;
-        let dec = &trace.decoder.layers[0].self_attn.sublayer;
+        let enc = &trace.encoder().unwrap().layers[0].self_attn.sublayer;
+        let dec = &trace.decoder().unwrap().layers[0].self_attn.sublayer;
         let sides = [
             ("encoder", "src_embed.weight", &c.src, "transformer.encoder.layers.0.self_attn", enc, f.causal_encoder),
             (
@@ -385,13 +397,13 @@ fn causal_prefixes(
     // Encoder prefix: the memory rows 0..ks are the same.
     let enc = model.encode(&c.src[..ks], &opts).unwrap();
     for i in 0..ks {
-        let d = max_abs_diff(&enc.memory.row_vec(i), &full.encoder.memory.row_vec(i));
+        let d = max_abs_diff(&enc.memory.row_vec(i), &full.encoder().unwrap().memory.row_vec(i));
         prop_assert!(d <= 1e-5, "src {:?}: memory row {} moves by {:e} when the source is cut to {}", c.src, i, d, ks);
     }
     // Decoder prefix over the full memory: the logits rows 0..kt are the same.
-    let dec = model.decode(&c.tgt[..kt], &full.encoder, &opts).unwrap();
+    let dec = model.decode(&c.tgt[..kt], full.encoder.as_ref(), &opts).unwrap();
     for i in 0..kt {
-        let d = max_abs_diff(&dec.logits.row_vec(i), &full.decoder.logits.row_vec(i));
+        let d = max_abs_diff(&dec.logits.row_vec(i), &full.decoder().unwrap().logits.row_vec(i));
         prop_assert!(d <= 1e-5, "tgt {:?}: logits row {} moves by {:e} when the target is cut to {}", c.tgt, i, d, kt);
     }
     Ok(())
@@ -412,8 +424,8 @@ fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), Tes
     prop_assert!(!dec.tokens[..n - 1].contains(&eos), "<eos> before the end: {:?}", dec.tokens);
     let mut input = vec![model.tokenizer.bos];
     input.extend_from_slice(&dec.tokens[..n - 1]);
-    prop_assert_eq!(&dec.trace.decoder.embed.ids, &input, "final decoder input");
-    let probs = dec.trace.decoder.probs();
+    prop_assert_eq!(&dec.trace.decoder().unwrap().embed.ids, &input, "final decoder input");
+    let probs = dec.trace.decoder().unwrap().probs();
     for (t, step) in dec.steps.iter().enumerate() {
         let best = step.probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let prefix = &dec.tokens[..t];
@@ -443,7 +455,9 @@ fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), Tes
         for (l, cross) in step.cross.iter().enumerate() {
             prop_assert_eq!(cross.shape(), (c.heads, c.src.len()), "step {} layer {}: cross is (h, S)", t, l);
             for h in 0..c.heads {
-                let row = dec.trace.decoder.layers[l].cross_attn.sublayer.heads[h].weights.row_vec(t);
+                let row = dec.trace.decoder().unwrap().layers[l].cross_attn.as_ref().unwrap().sublayer.heads[h]
+                    .weights
+                    .row_vec(t);
                 let d = max_abs_diff(&cross.row_vec(h), &row);
                 prop_assert!(d <= 1e-5, "step {} layer {} head {}: cross weights differ by {:e}", t, l, h, d);
             }
@@ -478,14 +492,14 @@ fn overrides_are_local(c: &Case, pick: prop::sample::Index, seed: u64, which_k: 
     let t = model.forward(&c.src, &c.tgt, &with(other.into())).unwrap();
     for l in 0..layer {
         prop_assert!(
-            t.encoder.layers[l] == plain.encoder.layers[l],
+            t.encoder().unwrap().layers[l] == plain.encoder().unwrap().layers[l],
             "layer {} before the edited layer {} moved",
             l,
             layer
         );
     }
-    let got = &t.encoder.layers[layer].self_attn.sublayer.heads;
-    let was = &plain.encoder.layers[layer].self_attn.sublayer.heads;
+    let got = &t.encoder().unwrap().layers[layer].self_attn.sublayer.heads;
+    let was = &plain.encoder().unwrap().layers[layer].self_attn.sublayer.heads;
     for h in (0..heads).filter(|&h| h != head) {
         prop_assert!(got[h].weights == was[h].weights, "head {} changed when head {} was edited", h, head);
     }
@@ -633,7 +647,7 @@ fn decode_rejects_a_memory_of_another_width() {
     let b = Spec { d_model: 12, nhead: 3, ..Spec::small() }.model(2).0; // d_model 12
     let enc = a.encode(&[4, 5], &RunOptions::default()).unwrap(); // memory (2, 8)
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        b.decode(&[1], &enc, &RunOptions::default()).is_err()
+        b.decode(&[1], Some(&enc), &RunOptions::default()).is_err()
     }));
     assert!(matches!(result, Ok(true)), "decode over a (2, 8) memory with d_model 12 must be Err, got {result:?}");
 }

@@ -6,7 +6,10 @@
 //!   prints as the source word cross-attention copies, reported on stderr.
 //! * `attnscope importance`: greedy translation, then every head's effect on its
 //!   log-probability when knocked out alone, most important first.
-//! * `attnscope info`: the model's configuration (without the vocabularies) as JSON.
+//! * `attnscope generate`: a decoder-only model (GPT-2) continues a text, greedily.
+//! * `attnscope fill`: an encoder-only model (BERT) predicts its `[MASK]` tokens.
+//! * `attnscope info`: the model's configuration (without the vocabularies) and its attention
+//!   sites as JSON.
 //!
 //! Errors are one line on stderr, `attnscope: error: ...`, with exit code 2 when the command
 //! line asks for something impossible (bad flags, bad ids, ids outside the vocabulary, a head
@@ -19,7 +22,7 @@ use std::process::ExitCode;
 
 use attnscope::analysis::head_importance;
 use attnscope::trace::HeadTrace;
-use attnscope::{Error, HeadRef, Model, RunOptions};
+use attnscope::{Architecture, Error, HeadRef, Model, RunOptions, Stack};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
@@ -49,11 +52,20 @@ enum Command {
     ///
     /// The object holds: src_tokens, tgt_tokens (the tokens used), src_ids, tgt_ids, unknown
     /// (source words not in the vocabulary, fed as <unk>), heads, encoder_output [S][d],
-    /// decoder_output [T][d] (after the final norms), logits [T][V], and attention {encoder
-    /// [L][H][S][S], decoder_self [L][H][T][T], cross [L][H][T][S]}.
+    /// decoder_output [T][d] (after the final norms), logits [T][V] (an encoder-only model's
+    /// masked-LM head: [S][V]), and attention {encoder [L][H][S][S], decoder_self
+    /// [L][H][T][T], cross [L][H][T][S]}: only what the model has (an encoder-only model has
+    /// no decoder, a decoder-only model no encoder and no cross-attention).
     ///
-    /// The decoder input is <bos> followed by the --tgt tokens, or the --tgt-ids verbatim.
+    /// A model with an encoder reads --src or --src-ids; one with a decoder --tgt or --tgt-ids.
+    /// An encoder-decoder's decoder input is <bos> followed by the --tgt tokens; a decoder-only
+    /// model's is the --tgt text tokenised, without <bos>; --tgt-ids are used verbatim.
     Forward(ForwardArgs),
+    /// Continue each TEXT with a decoder-only model (GPT-2), greedily, one line per TEXT.
+    Generate(GenerateArgs),
+    /// Predict the [MASK] tokens of TEXT with an encoder-only model's masked-LM head (BERT):
+    /// one line per mask, its top candidates with their probabilities.
+    Fill(FillArgs),
     /// Greedy translation of each TEXT, one line per TEXT; unknown words are reported on stderr.
     ///
     /// A generated <unk> prints as the source word that received the most cross-attention at
@@ -68,7 +80,7 @@ enum Command {
     /// `rank head delta log_prob` (heads written e1h2, s2h1, c2h3), after a line with the
     /// translation and its log-probability. --json prints one JSON object instead.
     Importance(ImportanceArgs),
-    /// The model's configuration (without the vocabularies) as JSON.
+    /// The model's configuration (without the vocabularies) and its attention sites, as JSON.
     Info(InfoArgs),
 }
 
@@ -157,9 +169,9 @@ struct ForwardArgs {
     pretty: bool,
 }
 
-/// The source sentence, as text or as ids (exactly one).
+/// The source sentence, as text or as ids (at most one; required by a model with an encoder).
 #[derive(Args, Debug)]
-#[group(required = true, multiple = false)]
+#[group(required = false, multiple = false)]
 struct SrcInput {
     /// Source text, tokenised with the model's tokenizer (unknown words become <unk>).
     #[arg(long, value_name = "TEXT")]
@@ -169,9 +181,10 @@ struct SrcInput {
     src_ids: Option<Ids>,
 }
 
-/// The decoder input, as target tokens or as ids (exactly one).
+/// The decoder input, as target tokens or as ids (at most one; required by a model with a
+/// decoder).
 #[derive(Args, Debug)]
-#[group(required = true, multiple = false)]
+#[group(required = false, multiple = false)]
 struct TgtInput {
     /// Target tokens separated by whitespace (e.g. a prefix of the translation); the decoder
     /// input is <bos> followed by these tokens.
@@ -209,6 +222,39 @@ struct ImportanceArgs {
     #[arg(long)]
     json: bool,
     /// The sentence to translate.
+    #[arg(value_name = "TEXT")]
+    text: String,
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    #[command(flatten)]
+    run: RunFlags,
+    /// Stop after this many generated tokens (default 20; at most what max_len leaves).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    max_steps: usize,
+    /// The texts to continue, one output line each.
+    #[arg(value_name = "TEXT", required = true)]
+    texts: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct FillArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    #[command(flatten)]
+    run: RunFlags,
+    /// Candidates printed per mask.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    top_k: usize,
+    /// Print one JSON object: {tokens, masks: [{position, candidates: [{token, id, prob}]}]}.
+    #[arg(long)]
+    json: bool,
+    /// The text, with the model's mask token (e.g. [MASK]) where a word is hidden.
     #[arg(value_name = "TEXT")]
     text: String,
 }
@@ -262,19 +308,25 @@ fn rows(m: &attnscope::Mat) -> Vec<Vec<f32>> {
 }
 
 /// One attention of every layer: `[L][H][T_q][T_k]`.
-fn weights<'a>(layers: impl Iterator<Item = &'a Vec<HeadTrace>>) -> Vec<Vec<Vec<Vec<f32>>>> {
+fn weights<'a>(layers: impl Iterator<Item = &'a Vec<HeadTrace>>) -> Weights {
     layers.map(|heads| heads.iter().map(|h| rows(&h.weights)).collect()).collect()
 }
 
-/// The `attention` object of `forward`'s output.
+/// One attention of every layer, `[L][H][T_q][T_k]`.
+type Weights = Vec<Vec<Vec<Vec<f32>>>>;
+
+/// The `attention` object of `forward`'s output: one entry per site the model has.
 #[derive(Serialize)]
 struct AttentionOut {
     /// `[L_enc][H][S][S]`
-    encoder: Vec<Vec<Vec<Vec<f32>>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoder: Option<Weights>,
     /// `[L_dec][H][T][T]`
-    decoder_self: Vec<Vec<Vec<Vec<f32>>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decoder_self: Option<Weights>,
     /// `[L_dec][H][T][S]`
-    cross: Vec<Vec<Vec<Vec<f32>>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cross: Option<Weights>,
 }
 
 /// `forward`'s output.
@@ -288,11 +340,14 @@ struct ForwardOut {
     unknown: Vec<String>,
     heads: usize,
     /// `[S][d_model]`
-    encoder_output: Vec<Vec<f32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoder_output: Option<Vec<Vec<f32>>>,
     /// `[T][d_model]`
-    decoder_output: Vec<Vec<f32>>,
-    /// `[T][V]`
-    logits: Vec<Vec<f32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decoder_output: Option<Vec<Vec<f32>>>,
+    /// `[T][V]` (an encoder-only model's masked-LM logits: `[S][V]`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    logits: Option<Vec<Vec<f32>>>,
     attention: AttentionOut,
 }
 
@@ -316,6 +371,19 @@ fn forward(args: ForwardArgs) -> Result<(), Failure> {
     let tok = &model.tokenizer;
     let cfg = &model.config;
 
+    let arch = cfg.architecture;
+    let given_src = args.src.src.is_some() || args.src.src_ids.is_some();
+    let given_tgt = args.tgt.tgt.is_some() || args.tgt.tgt_ids.is_some();
+    if arch.has_encoder() != given_src {
+        let need =
+            if arch.has_encoder() { "needs --src or --src-ids" } else { "reads no source: drop --src/--src-ids" };
+        return Err(Failure::Message(format!("this {arch:?} model {need}"), EXIT_USAGE));
+    }
+    if arch.has_decoder() != given_tgt {
+        let need =
+            if arch.has_decoder() { "needs --tgt or --tgt-ids" } else { "reads no target: drop --tgt/--tgt-ids" };
+        return Err(Failure::Message(format!("this {arch:?} model {need}"), EXIT_USAGE));
+    }
     let (src_tokens, src_ids, unknown) = match (&args.src.src, &args.src.src_ids) {
         (Some(text), _) => {
             let enc = tok.encode_src(text)?;
@@ -323,7 +391,7 @@ fn forward(args: ForwardArgs) -> Result<(), Failure> {
             (enc.tokens, enc.ids, unknown)
         }
         (None, Some(Ids(ids))) => (tokens_of(&cfg.src_vocab, ids), ids.clone(), Vec::new()),
-        (None, None) => unreachable!("clap requires --src or --src-ids"),
+        (None, None) => (Vec::new(), Vec::new(), Vec::new()),
     };
     let (tgt_tokens, tgt_ids) = match (&args.tgt.tgt, &args.tgt.tgt_ids) {
         (Some(text), _) => {
@@ -334,17 +402,27 @@ fn forward(args: ForwardArgs) -> Result<(), Failure> {
                     enc.tokens[i], cfg.specials.unk
                 ));
             }
-            let mut tokens = vec![cfg.specials.bos.clone()];
+            // an encoder-decoder's decoder starts from <bos>; a decoder-only model reads the text
+            let (mut tokens, mut ids) =
+                if arch.has_encoder() { (vec![cfg.specials.bos.clone()], vec![tok.bos]) } else { (vec![], vec![]) };
             tokens.extend(enc.tokens);
-            let mut ids = vec![tok.bos];
             ids.extend(enc.ids);
             (tokens, ids)
         }
         (None, Some(Ids(ids))) => (tokens_of(&cfg.tgt_vocab, ids), ids.clone()),
-        (None, None) => unreachable!("clap requires --tgt or --tgt-ids"),
+        (None, None) => (Vec::new(), Vec::new()),
     };
 
     let trace = model.forward(&src_ids, &tgt_ids, &args.run.options())?;
+    let site = |stack: Stack| {
+        let layers = trace.site(stack);
+        (!layers.is_empty()).then(|| weights(layers.iter().map(|a| &a.heads)))
+    };
+    let logits = match (&trace.decoder, &trace.encoder) {
+        (Some(d), _) => Some(rows(&d.logits)),
+        (None, Some(e)) => e.logits.as_ref().map(rows),
+        (None, None) => None,
+    };
     let out = ForwardOut {
         src_tokens,
         tgt_tokens,
@@ -352,13 +430,13 @@ fn forward(args: ForwardArgs) -> Result<(), Failure> {
         tgt_ids,
         unknown,
         heads: trace.heads,
-        encoder_output: rows(&trace.encoder.memory),
-        decoder_output: rows(&trace.decoder.output),
-        logits: rows(&trace.decoder.logits),
+        encoder_output: trace.encoder.as_ref().map(|e| rows(&e.memory)),
+        decoder_output: trace.decoder.as_ref().map(|d| rows(&d.output)),
+        logits,
         attention: AttentionOut {
-            encoder: weights(trace.encoder.layers.iter().map(|l| &l.self_attn.sublayer.heads)),
-            decoder_self: weights(trace.decoder.layers.iter().map(|l| &l.self_attn.sublayer.heads)),
-            cross: weights(trace.decoder.layers.iter().map(|l| &l.cross_attn.sublayer.heads)),
+            encoder: site(Stack::Encoder),
+            decoder_self: site(Stack::DecoderSelf),
+            cross: site(Stack::DecoderCross),
         },
     };
     print_json(&out, args.pretty)
@@ -377,6 +455,14 @@ fn print_json<T: Serialize>(value: &T, pretty: bool) -> Result<(), Failure> {
 
 fn translate(args: TranslateArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
+    let arch = model.config.architecture;
+    if arch != Architecture::EncoderDecoder {
+        let instead = if arch.has_decoder() { "generate" } else { "fill" };
+        return Err(Failure::Message(
+            format!("translate needs an encoder-decoder; this is a {arch:?} model (try '{instead}')"),
+            EXIT_USAGE,
+        ));
+    }
     let opts = args.run.options();
     // Everything that can be wrong with the input is found before the first line is printed.
     opts.validate(&model.config)?;
@@ -441,6 +527,76 @@ fn importance(args: ImportanceArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+fn generate(args: GenerateArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let opts = args.run.options();
+    opts.validate(&model.config)?;
+    let prompts = args.texts.iter().map(|t| model.tokenizer.encode_tgt(t)).collect::<Result<Vec<_>, Error>>()?;
+    let mut out = io::stdout().lock();
+    for (text, enc) in args.texts.iter().zip(&prompts) {
+        if !enc.unknown.is_empty() {
+            let words: Vec<&str> = enc.unknown.iter().map(|&i| enc.tokens[i].as_str()).collect();
+            warn(&format!("unknown tokens in {text:?}: {}", words.join(" ")));
+        }
+        let decoding = attnscope::decode::generate(&model, &enc.ids, &opts, args.max_steps)?;
+        writeln!(out, "{}", model.tokenizer.detokenize(&decoding.tokens))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One candidate for a masked position.
+#[derive(Serialize)]
+struct Candidate {
+    token: String,
+    id: u32,
+    prob: f32,
+}
+
+/// One masked position and its candidates, most probable first.
+#[derive(Serialize)]
+struct Filled {
+    position: usize,
+    candidates: Vec<Candidate>,
+}
+
+/// `fill --json`'s output.
+#[derive(Serialize)]
+struct FillOut {
+    tokens: Vec<String>,
+    masks: Vec<Filled>,
+}
+
+fn fill(args: FillArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let opts = args.run.options();
+    opts.validate(&model.config)?;
+    let prediction = attnscope::fill::fill_masks(&model, &args.text, &opts, args.top_k)?;
+    let vocab = &model.config.src_vocab;
+    let masks: Vec<Filled> = prediction
+        .masks
+        .iter()
+        .map(|m| Filled {
+            position: m.position,
+            candidates: m
+                .candidates
+                .iter()
+                .map(|&(id, prob)| Candidate { token: tokens_of(vocab, &[id]).remove(0), id, prob })
+                .collect(),
+        })
+        .collect();
+    if args.json {
+        return print_json(&FillOut { tokens: prediction.encoded.tokens, masks }, false);
+    }
+    let mut out = io::stdout().lock();
+    for m in &masks {
+        let list: Vec<String> = m.candidates.iter().map(|c| format!("{} ({:.3})", c.token, c.prob)).collect();
+        writeln!(out, "{}\t{}", m.position, list.join("  "))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
 fn info(args: InfoArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
     let cfg = &model.config;
@@ -452,6 +608,9 @@ fn info(args: InfoArgs) -> Result<(), Failure> {
         obj.insert("src_vocab_size".into(), cfg.src_vocab.len().into());
         obj.insert("tgt_vocab_size".into(), cfg.tgt_vocab.len().into());
         obj.insert("head_choices".into(), cfg.head_choices().into());
+        let sites = serde_json::to_value(cfg.sites())
+            .map_err(|e| Failure::Message(format!("cannot serialise the sites: {e}"), EXIT_RUNTIME))?;
+        obj.insert("sites".into(), sites);
     }
     print_json(&value, true)
 }
@@ -496,7 +655,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let msg = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                "no command given; run 'attnscope --help' (commands: forward, translate, importance, info)".to_string()
+                "no command given; run 'attnscope --help' (commands: forward, translate, generate, fill, importance, info)".to_string()
             } else {
                 one_line_clap_error(&e)
             };
@@ -508,6 +667,8 @@ fn main() -> ExitCode {
         Command::Forward(a) => forward(a),
         Command::Translate(a) => translate(a),
         Command::Importance(a) => importance(a),
+        Command::Generate(a) => generate(a),
+        Command::Fill(a) => fill(a),
         Command::Info(a) => info(a),
     };
     match result {
