@@ -132,7 +132,9 @@ pub fn head_importance(model: &Model, src: &[u32], translation: &[u32], opts: &R
 fn prepare(model: &Model, src: &[u32], translation: &[u32], opts: &RunOptions) -> Result<(Vec<u32>, Option<Mat>)> {
     let h = opts.heads_for(&model.config)?;
     opts.validate(&model.config)?;
-    model.decoder_stack()?;
+    if model.decoder_stack()?.generator.is_none() {
+        return Err(crate::error::input_err!("this model has no output head: no probabilities to score"));
+    }
     model.check_ids("translation", translation, model.config.tgt_vocab.len())?;
     let mut tgt = alloc::vec![model.tokenizer.bos];
     tgt.extend_from_slice(&translation[..translation.len() - 1]);

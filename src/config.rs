@@ -295,10 +295,9 @@ impl Config {
             return Err(format_err!("layer_norm_eps = {} must be a positive number", self.layer_norm_eps));
         }
         match (arch, self.head) {
-            (Architecture::EncoderOnly, _) | (_, Head::Lm) => {}
-            (_, head) => {
-                return Err(format_err!("head {head:?} is for encoder-only models; a {arch:?} model needs \"lm\""))
-            }
+            (Architecture::EncoderDecoder, Head::Lm) | (Architecture::EncoderOnly, _) => {}
+            (Architecture::DecoderOnly, Head::Lm | Head::None) => {}
+            (_, head) => return Err(format_err!("head {head:?} does not fit a {arch:?} model")),
         }
         let s = &self.specials;
         let need = |tok: &str, vocab: &[String], name: &str| {

@@ -53,8 +53,9 @@ pub struct Decoder {
     pub layers: Vec<DecoderLayer>,
     /// `transformer.decoder.norm` (`None` for a model without a final norm: Marian).
     pub norm: Option<LayerNorm>,
-    /// `generator`: `d_model -> V`.
-    pub generator: Linear,
+    /// `generator`: `d_model -> V` (`None` for a decoder-only model without its head, GPT-2's
+    /// bare `GPT2Model`).
+    pub generator: Option<Linear>,
     /// Post-norm (`false`, the paper) or pre-norm.
     pub norm_first: bool,
 }
@@ -172,10 +173,13 @@ impl Decoder {
     }
 
     /// The generator over a body's output: logits `(T, V)` (their row softmax is
-    /// [`DecoderTrace::probs`]).
+    /// [`DecoderTrace::probs`]); `(T, 0)` for a model without a generator.
     pub fn generate(&self, body: DecoderBody) -> DecoderTrace {
         let DecoderBody { embed, layers, output } = body;
-        let logits = self.generator.forward(&output); // (T, d_model) x (d_model, V) -> (T, V)
+        let logits = match &self.generator {
+            Some(generator) => generator.forward(&output), // (T, d_model) x (d_model, V) -> (T, V)
+            None => DMatrix::zeros(output.nrows(), 0),
+        };
         DecoderTrace { embed, layers, output, logits: Mat(logits) }
     }
 
@@ -248,6 +252,7 @@ impl Decoder {
             }
             y = add_norm(&y, n3, self.norm_first, |y| layer.ffn.forward(y).1);
         }
-        self.generator.forward_row_major(&final_norm(self.norm.as_ref(), y)) // (T, d_model) x (d_model, V) -> (T, V)
+        let y = final_norm(self.norm.as_ref(), y);
+        self.generator.as_ref().map_or_else(Vec::new, |g| g.forward_row_major(&y)) // (T, d_model) x (d_model, V) -> (T, V)
     }
 }

@@ -363,7 +363,7 @@ impl Model {
                 });
             }
             let norm = final_norm(&mut t, "transformer.decoder.norm")?;
-            let generator = generator(&mut t, &embed.table_t)?;
+            let generator = if c.head == Head::Lm { Some(generator(&mut t, &embed.table_t)?) } else { None };
             Some(Decoder { embed, layers, norm, generator, norm_first: c.norm_first })
         } else {
             None

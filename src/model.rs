@@ -31,6 +31,11 @@ pub(crate) fn finite_values(what: &str, values: &[f32]) -> Result<()> {
     }
 }
 
+/// The error of asking a model without an output head (`head: "none"`) for scores.
+fn no_head() -> Error {
+    input_err!("this model has no output head: it gives hidden states only")
+}
+
 /// A loaded Transformer: an encoder-decoder (the paper; Marian), an encoder alone (BERT) or
 /// a decoder alone (GPT-2), as its [`Config::architecture`] says. Build one with
 /// [`Model::from_safetensors`].
@@ -84,12 +89,12 @@ impl Model {
             None => None,
         };
         let logits = match (&self.decoder, &self.mlm, &memory) {
-            (Some(decoder), _, _) => {
+            (Some(decoder), _, _) if decoder.generator.is_some() => {
                 self.check_ids("target", tgt, self.config.tgt_vocab.len())?;
                 decoder.logits(tgt, memory.as_ref().map(|m| &m.0), h, opts) // (T, V), row-major
             }
             (None, Some(mlm), Some(memory)) => Mat(mlm.forward(memory)).row_major(), // (S, V)
-            _ => return Err(input_err!("this model has no output head: it gives hidden states only")),
+            _ => return Err(no_head()),
         };
         finite_values("the logits", &logits)?;
         Ok(logits)
@@ -166,7 +171,8 @@ impl Model {
     /// The generator alone: the decoder output `(T, d_model)` -> logits `(T, V)` (the numbers
     /// of [`Model::forward`]'s `decoder.logits`), an error if they overflow `f32`.
     pub fn generate(&self, output: &Mat) -> Result<Mat> {
-        let logits = Mat(self.decoder_stack()?.generator.forward(output)); // (T, d_model) x (d_model, V) -> (T, V)
+        let generator = self.decoder_stack()?.generator.as_ref().ok_or_else(no_head)?;
+        let logits = Mat(generator.forward(output)); // (T, d_model) x (d_model, V) -> (T, V)
         finite("the logits", &logits)?;
         Ok(logits)
     }

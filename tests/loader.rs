@@ -241,7 +241,7 @@ fn half_precision_non_finite_values_are_caught_after_widening() {
     // The same tensor with finite half values loads: 0x3C00 is 1.0 in F16, 0x3F80 in BF16.
     for (what, dtype, bits) in [("F16 1.0", Dtype::F16, 0x3C00u16), ("BF16 1.0", Dtype::BF16, 0x3F80)] {
         let model = try_load(what, &half(dtype, bits)).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert_eq!(model.decoder_stack().unwrap().generator.b()[3], 1.0, "{what}: element 3 widened");
+        assert_eq!(model.decoder_stack().unwrap().generator.as_ref().unwrap().b()[3], 1.0, "{what}: element 3 widened");
     }
 }
 

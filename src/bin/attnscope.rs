@@ -419,7 +419,7 @@ fn forward(args: ForwardArgs) -> Result<(), Failure> {
         (!layers.is_empty()).then(|| weights(layers.iter().map(|a| &a.heads)))
     };
     let logits = match (&trace.decoder, &trace.encoder) {
-        (Some(d), _) => Some(rows(&d.logits)),
+        (Some(d), _) => (d.logits.ncols() > 0).then(|| rows(&d.logits)),
         (None, Some(e)) => e.logits.as_ref().map(rows),
         (None, None) => None,
     };
