@@ -270,7 +270,9 @@ def convert_bert(cfg, w, head, log):
         else:
             raise ConvertError("BERT MLM: no cls.predictions.decoder.weight and "
                                "tie_word_embeddings is false")
-        bias = w[c + "bias"] if w.has(c + "bias") else w[c + "decoder.bias"]
+        # HF's logits use decoder.bias; `predictions.bias` is tied to it only with
+        # tie_word_embeddings (both are saved, equal, in real checkpoints)
+        bias = w[c + "decoder.bias"] if w.has(c + "decoder.bias") else w[c + "bias"]
         t["generator.bias"] = bias
         check_shape("generator.bias", bias, (V,))
         logits_bias = True
