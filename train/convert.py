@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -521,8 +522,13 @@ def tokenizer_part(hf_dir, family, head, cfg, n_src, n_tgt, log):
         from convert_tokenizer import tokenizer_metadata  # train/convert_tokenizer.py
     except ImportError:
         tokenizer_metadata = None
+    why = "train/convert_tokenizer.py is missing" if tokenizer_metadata is None else \
+        "the directory has no tokenizer files"
     if tokenizer_metadata is not None:
-        tm = tokenizer_metadata(hf_dir)
+        try:
+            tm = tokenizer_metadata(hf_dir)
+        except (ValueError, KeyError, OSError) as e:  # tokenizer files we cannot carry
+            why = f"its tokenizer is not supported ({e})"
     if tm is not None:
         vocab = list(tm["vocab"])
         if len(vocab) > n:
@@ -543,12 +549,11 @@ def tokenizer_part(hf_dir, family, head, cfg, n_src, n_tgt, log):
             tgt_vocab += [f"<id:{i}>" for i in range(len(tgt_vocab), n_tgt)]
     else:
         vocab, specials, prefix, suffix, missing = placeholder_tokens(family, head, cfg, n)
-        extra = (f"; config.json names no {', '.join(missing)} id, so "
+        extra = (f"; config.json gives no usable {', '.join(missing)} id, so "
                  f"{'it is' if len(missing) == 1 else 'they are'} {specials['pad']}"
                  if missing else "")
-        log("warning: no tokenizer (train/convert_tokenizer.py missing or it does not know this "
-            f"directory): the vocabulary is placeholders \"<id:N>\", so the model will run on "
-            f"token ids only{extra}")
+        log(f"warning: no tokenizer ({why}): the vocabulary is placeholders \"<id:N>\", so the "
+            f"model will run on token ids only{extra}")
         tok = {"lowercase": False, "contractions": False,
                "source_prefix": prefix, "source_suffix": suffix}
         tgt_vocab = vocab
@@ -562,6 +567,13 @@ def tokenizer_part(hf_dir, family, head, cfg, n_src, n_tgt, log):
 
 
 # ---------------------------------------------------------------------------------------------
+
+# checkpoint tensors that are dropped on purpose: BERT's pooler and NSP head (logged), the MLM
+# bias twin, GPT-2's causal-mask buffers of old checkpoints, position-id buffers, Marian's
+# sinusoidal tables (recomputed or copied), the shared embedding when per-side copies are used
+IGNORABLE = re.compile(r"(^|\.)(pooler\.|cls\.seq_relationship|cls\.predictions\.(bias|decoder\.)|"
+                       r"h\.\d+\.attn\.(bias|masked_bias)$|.*position_ids$|.*embed_positions|"
+                       r"shared\.weight$|.*embed_tokens\.weight$|lm_head\.weight$)")
 
 META_ORDER = ["format", "architecture", "d_model", "nhead", "num_encoder_layers",
               "num_decoder_layers", "dim_feedforward", "activation", "norm_first",
@@ -586,6 +598,10 @@ def convert_dir(hf_dir, log=None):
         n_src, n_tgt = None, n_src
     src_vocab, tgt_vocab, specials, tok = tokenizer_part(hf_dir, family, head, cfg, n_src,
                                                          n_tgt, log)
+    ignored = sorted(k for k in sd if k not in w.used and not IGNORABLE.search(k))
+    if ignored:
+        log(f"note: {len(ignored)} checkpoint tensors not converted: "
+            f"{', '.join(ignored[:6])}{' ...' if len(ignored) > 6 else ''}")
     for k, v in tensors.items():
         if v.is_floating_point() and not torch.isfinite(v).all():
             raise ConvertError(f"tensor {k} has non-finite values")
