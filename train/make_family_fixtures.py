@@ -83,7 +83,7 @@ def quiet_transformers():
 # specs
 
 def S(name, family, seed, head, d, h, layers, act, V, S_len=0, T_len=0, ff=None, eps=None,
-      tie=True, scale_emb=False, max_len=16, dec_layers=None, types=2, **run):
+      tie=True, scale_emb=False, max_len=16, dec_layers=None, types=2, int8=None, **run):
     opts = {"heads": h, "scale": True, "causal_decoder": True, "causal_encoder": False,
             "positional": True, "overrides": [], "knock_out": []}
     for k, v in run.items():
@@ -94,7 +94,7 @@ def S(name, family, seed, head, d, h, layers, act, V, S_len=0, T_len=0, ff=None,
     return dict(name=name, family=family, seed=seed, head=head, d=d, h=h, layers=layers,
                 dec_layers=dec_layers if dec_layers is not None else layers, act=act, V=V,
                 S=S_len, T=T_len, ff=ff or 2 * d, eps=eps, tie=tie, scale_emb=scale_emb,
-                max_len=max_len, types=types, opts=opts)
+                max_len=max_len, types=types, int8=int8, opts=opts)
 
 
 SPECS = [
@@ -134,6 +134,15 @@ SPECS = [
       S_len=8, T_len=7, scale_emb=True, max_len=12, heads=3, scale=False, positional=False,
       knock_out=[("encoder", 1, 0), ("decoder_self", 0, 2), ("decoder_cross", 1, 0),
                  ("decoder_cross", 1, 1), ("decoder_cross", 1, 2)]),
+    # int8 model files (per-row I8 + F16 scales, as `convert.py --int8` / `--int8-linears`
+    # write them); the transformers model runs with the dequantised weights, so the expected
+    # values are exact for the file
+    S("bert_mlm_untied_int8_all", "bert", 501, "mlm", d=16, h=4, layers=2, act="gelu", V=36,
+      S_len=9, ff=32, tie=False, int8="all"),
+    S("gpt2_lm_int8_embed", "gpt2", 502, "lm", d=16, h=2, layers=2, act="gelu_new", V=48,
+      T_len=9, int8="embed"),
+    S("marian_int8_all", "marian", 503, "lm", d=16, h=4, layers=1, dec_layers=2, act="swish",
+      V=40, S_len=6, T_len=5, scale_emb=True, int8="all"),
 ]
 
 # special ids written into the configs (config.json carries them, so the converter's
@@ -212,6 +221,33 @@ def init_weights(model, spec, g):
         for name, b in model.named_buffers():
             if name.endswith("final_logits_bias"):
                 b.copy_(randn(b.shape, 0.2))
+
+
+EMBED_PARAMS = ("word_embeddings", "wte", "shared", "embed_tokens", "lm_head",
+                "predictions.decoder.weight")
+LINEAR_PARAMS = ("query", "key", "value", "attention.output.dense", "intermediate.dense",
+                 "output.dense", "transform.dense", "c_attn", "c_proj", "c_fc", "q_proj",
+                 "k_proj", "v_proj", "out_proj", "fc1", "fc2")
+
+
+def int8_round_trip(model, spec):
+    """Replace the weights `--int8` (spec int8 "embed") or `--int8 --int8-linears` ("all")
+    stores as I8 by their dequantised values q * scale (exact in F32), per row of OUR layout
+    (GPT-2's Conv1D weights are (in, out): per column of theirs)."""
+    from attnscope_model import quantize_rows
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if p.dim() != 2 or "position" in name or "wpe" in name or "token_type" in name:
+                continue
+            embed = any(k in name for k in EMBED_PARAMS)
+            linear = spec["int8"] == "all" and any(k in name for k in LINEAR_PARAMS)
+            if not (embed or linear):
+                continue
+            conv1d = spec["family"] == "gpt2" and not embed
+            w = p.t() if conv1d else p
+            q, scale = quantize_rows(w)
+            deq = q.float() * scale.float()[:, None]
+            p.copy_(deq.t() if conv1d else deq)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -581,6 +617,8 @@ def build(spec):
     init_weights(model, spec, g)
     if spec["tie"]:
         model.tie_weights()
+    if spec["int8"]:
+        int8_round_trip(model, spec)
     src, tgt = make_ids(spec, g)
 
     tmp = tempfile.mkdtemp(prefix="attnscope-hf-")
@@ -629,7 +667,13 @@ def main():
         model, tensors, meta, src, tgt, res, logs = build(spec)
         mpath = os.path.join(OUT_DIR, name + ".safetensors")
         epath = os.path.join(OUT_DIR, name + ".expected.safetensors")
-        convert.save(tensors, meta, mpath)
+        names = (convert.int8_names(tensors, linears=spec["int8"] == "all") if spec["int8"]
+                 else [])
+        if names:  # re-quantising the dequantised weights gives them back exactly
+            for n in names:
+                q, scale = convert.quantize_rows(tensors[n])
+                assert torch.equal(q.float() * scale.float()[:, None], tensors[n]), n
+        convert.save(tensors, meta, mpath, int8=names)
         out = {}
         if src is not None:
             out["src_ids"] = src.to(torch.int64)
@@ -658,6 +702,9 @@ def main():
             flags.append("enc-causal")
         if not o["positional"]:
             flags.append("positional-off")
+        if spec["int8"]:
+            flags.append("int8 " + ("embeddings + generator + layer weights" if spec["int8"] == "all"
+                                    else "embeddings"))
         for st, l, h in o["knock_out"]:
             flags.append(f"knock out {st}[{l}] head {h}")
         cls = hf_class(spec).__name__
@@ -677,6 +724,8 @@ def main():
     print("|---|---|---|---|---|")
     fmt = lambda v: "-" if v is None else f"{v:.1e}"  # noqa
     for name, fam, a, b, _ in int8_rows:
+        if "int8" in name:  # (already int8: the error is the float64 noise)
+            continue
         print(f"| {name} | {fmt(a[0])} | {fmt(a[1])} | {fmt(b[0])} | {fmt(b[1])} |")
 
 
