@@ -686,7 +686,8 @@ def main():
         worst, sd, cfg, ropts, rsrc, rtgt = check_files(mpath, epath, res)
         i8 = int8_error(spec, tensors, meta, ropts, rsrc, rtgt, res, linears=False)
         i8l = int8_error(spec, tensors, meta, ropts, rsrc, rtgt, res, linears=True)
-        int8_rows.append((name, spec["family"], i8, i8l, os.path.getsize(mpath)))
+        int8_rows.append((name, spec["family"], i8, i8l,
+                          res["logits"].abs().max().item() if "logits" in res else None))
         peak = {k: res[k].max(-1).values.mean().item() for k in res if k.startswith("attn.")}
         print(f"{name:30s} ok  numpy f64 vs transformers f64 {worst:.1e}; mean max-prob "
               + " ".join(f"{k[5:]} {v:.2f}" for k, v in peak.items())
@@ -720,13 +721,14 @@ def main():
     print()
     print(table(rows))
     print("\nint8 vs float (numpy f64 reference on the dequantised file vs transformers f64):")
-    print("| name | --int8: max abs logits | attention | --int8 --int8-linears: logits | attention |")
-    print("|---|---|---|---|---|")
+    print("| name | max abs logit | --int8: max abs diff logits | attention | "
+          "--int8 --int8-linears: logits | attention |")
+    print("|---|---|---|---|---|---|")
     fmt = lambda v: "-" if v is None else f"{v:.1e}"  # noqa
-    for name, fam, a, b, _ in int8_rows:
+    for name, fam, a, b, top in int8_rows:
         if "int8" in name:  # (already int8: the error is the float64 noise)
             continue
-        print(f"| {name} | {fmt(a[0])} | {fmt(a[1])} | {fmt(b[0])} | {fmt(b[1])} |")
+        print(f"| {name} | {'-' if top is None else f'{top:.1f}'} | {fmt(a[0])} | {fmt(a[1])} | {fmt(b[0])} | {fmt(b[1])} |")
 
 
 if __name__ == "__main__":
