@@ -333,6 +333,21 @@ def run_model(spec, model, src, tgt):
                 b.encoder.embed_positions.weight.zero_()
                 b.decoder.embed_positions.weight.zero_()
 
+    res = collect(spec, run, src, tgt)
+    for k, v in res.items():
+        assert v.dtype == torch.float64, k
+        if k.startswith("attn."):
+            assert v.shape[1] == H, (k, v.shape)
+            assert (v.sum(-1) - 1).abs().max().item() < 1e-12, k
+    # what a float32 implementation gets: transformers itself in float32
+    r32 = collect(spec, copy.deepcopy(run).float(), src, tgt)
+    f32_diff = max((r32[k].double() - res[k]).abs().max().item() for k in res)
+    return res, f32_diff
+
+
+def collect(spec, run, src, tgt):
+    """One forward pass of the HF model -> the expected tensors (hooks for the layer outputs)."""
+    f = spec["family"]
     rec = {}
     hooks = []
     for side, ls in layers_of(run, f).items():
@@ -388,11 +403,6 @@ def run_model(spec, model, src, tgt):
         res["attn.decoder_self"] = torch.stack([a[0] for a in out.decoder_attentions])
         res["attn.cross"] = torch.stack([a[0] for a in out.cross_attentions])
         res["logits"] = out.logits[0]
-    for k, v in res.items():
-        assert v.dtype == torch.float64, k
-        if k.startswith("attn."):
-            assert v.shape[1] == H, (k, v.shape)
-            assert (v.sum(-1) - 1).abs().max().item() < 1e-12, k
     return res
 
 
@@ -633,8 +643,8 @@ def build(spec):
         pe = model.model.encoder.embed_positions.weight.detach()
         assert (tensors["src_pos.weight"] - pe).abs().max().item() < 1e-6
         assert torch.equal(tensors["src_pos.weight"], tensors["tgt_pos.weight"])
-    res = run_model(spec, model, src, tgt)
-    return model, tensors, meta, src, tgt, res, logs
+    res, f32_diff = run_model(spec, model, src, tgt)
+    return model, tensors, meta, src, tgt, res, logs, f32_diff
 
 
 def options_json(opts):
@@ -662,9 +672,12 @@ def main():
             os.remove(os.path.join(OUT_DIR, f))
     print(f"torch {torch.__version__}, transformers {transformers.__version__}")
     rows, int8_rows = [], []
+    worst_f32 = 0.0
     for spec in SPECS:
         name = spec["name"]
-        model, tensors, meta, src, tgt, res, logs = build(spec)
+        model, tensors, meta, src, tgt, res, logs, f32_diff = build(spec)
+        assert f32_diff < 1e-4, (name, f32_diff)
+        worst_f32 = max(worst_f32, f32_diff)
         mpath = os.path.join(OUT_DIR, name + ".safetensors")
         epath = os.path.join(OUT_DIR, name + ".expected.safetensors")
         names = (convert.int8_names(tensors, linears=spec["int8"] == "all") if spec["int8"]
@@ -689,7 +702,8 @@ def main():
         int8_rows.append((name, spec["family"], i8, i8l,
                           res["logits"].abs().max().item() if "logits" in res else None))
         peak = {k: res[k].max(-1).values.mean().item() for k in res if k.startswith("attn.")}
-        print(f"{name:30s} ok  numpy f64 vs transformers f64 {worst:.1e}; mean max-prob "
+        print(f"{name:30s} ok  numpy f64 vs transformers f64 {worst:.1e}, transformers f32 "
+              f"{f32_diff:.1e}; mean max-prob "
               + " ".join(f"{k[5:]} {v:.2f}" for k, v in peak.items())
               + (f"; max|logit| {res['logits'].abs().max().item():.1f}" if "logits" in res else "")
               + f"; int8 logits {i8[0] if i8[0] is None else f'{i8[0]:.1e}'} attn {i8[1]:.1e}")
@@ -716,6 +730,7 @@ def main():
                      spec["V"], meta["tie_embeddings"] if meta["head"] != "none" else "-",
                      meta["scale_embedding"], "; ".join(flags) or "-"])
     total = sum(os.path.getsize(os.path.join(OUT_DIR, f)) for f in os.listdir(OUT_DIR))
+    print(f"\ntransformers in float32 vs the float64 references: at most {worst_f32:.1e}")
     print(f"\n{len(SPECS)} fixtures, {total} bytes in {os.path.relpath(OUT_DIR)}")
     assert total < MAX_BYTES, total
     print()
