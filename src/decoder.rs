@@ -253,6 +253,7 @@ impl Decoder {
             y = add_norm(&y, n3, self.norm_first, |y| layer.ffn.forward(y).1);
         }
         let y = final_norm(self.norm.as_ref(), y);
-        self.generator.as_ref().map_or_else(Vec::new, |g| g.forward_row_major(&y)) // (T, d_model) x (d_model, V) -> (T, V)
+        self.generator.as_ref().map_or_else(Vec::new, |g| g.forward_row_major(&y))
+        // (T, d_model) x (d_model, V) -> (T, V)
     }
 }

@@ -112,3 +112,33 @@ pub fn max_diff(what: &str, got: &[f32], want: &[f32]) -> f32 {
     assert_eq!(got.len(), want.len(), "{what}: {} values, expected {}", got.len(), want.len());
     got.iter().zip(want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max)
 }
+
+/// The parity fixtures of `train/make_family_fixtures.py` (BERT, GPT-2, Marian from
+/// `transformers`, converted by `train/convert.py`).
+pub fn families_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families")
+}
+
+/// Every fixture name in `dir` (files `NAME.expected.safetensors`), sorted.
+pub fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|f| f.strip_suffix(".expected.safetensors").map(String::from))
+        .collect();
+    names.sort();
+    names
+}
+
+impl Expected {
+    /// `NAME.expected.safetensors` of `dir`.
+    pub fn load_in(dir: &std::path::Path, name: &str) -> Expected {
+        Expected { bytes: std::fs::read(dir.join(format!("{name}.expected.safetensors"))).unwrap() }
+    }
+}
+
+/// `NAME.safetensors` of `dir` as a model.
+pub fn load_model_in(dir: &std::path::Path, name: &str) -> Model {
+    let bytes = std::fs::read(dir.join(format!("{name}.safetensors"))).unwrap();
+    Model::from_safetensors(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
