@@ -1,7 +1,7 @@
 //! Replays the fuzzing inputs worth keeping through the fuzz targets' own checks
 //! (`fuzz/checks/*.rs`, the bodies of the cargo-fuzz targets): every file of
 //! `fuzz/regressions/<target>/` (inputs that once failed, kept once fixed) and of the seed
-//! corpora (`fuzz/seeds/<target>/`, and the parity models for `load_model`). Runs on stable with
+//! corpora (`fuzz/seeds/<target>/`, and the parity and family models for `load_model`). Runs on stable with
 //! `cargo test`; the campaigns themselves are `make fuzz` (nightly + cargo-fuzz).
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -45,14 +45,15 @@ fn replay(target: &str, check: fn(&[u8]), extra: Vec<PathBuf>) -> usize {
 
 #[test]
 fn load_model_regressions_and_seeds() {
-    let parity = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parity");
-    let models = files(&parity)
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let models = [files(&fixtures.join("parity")), files(&fixtures.join("families"))]
+        .concat()
         .into_iter()
         .filter(|p| {
             p.to_string_lossy().ends_with(".safetensors") && !p.to_string_lossy().ends_with(".expected.safetensors")
         })
         .collect::<Vec<_>>();
-    assert!(!models.is_empty(), "parity models present");
+    assert!(models.len() >= 30, "parity and family models present ({})", models.len());
     replay("load_model", load_model::check, models);
 }
 

@@ -619,3 +619,197 @@ fn every_prefix_of_an_int8_file_is_rejected() {
         assert!(try_load(&what, &int8[..len]).is_err(), "{what} loaded");
     }
 }
+
+/// A family fixture (`tests/fixtures/families/NAME.safetensors`) as tensors and config, to
+/// break one way at a time.
+fn family(name: &str) -> (BTreeMap<String, Raw>, Value) {
+    let path = format!("{}/tests/fixtures/families/{name}.safetensors", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(path).unwrap();
+    let st = safetensors::SafeTensors::deserialize(&bytes).unwrap();
+    let tensors = st
+        .tensors()
+        .into_iter()
+        .map(|(n, v)| (n, Raw { dtype: v.dtype(), shape: v.shape().to_vec(), bytes: v.data().to_vec() }))
+        .collect();
+    let (_, meta) = safetensors::SafeTensors::read_metadata(&bytes).unwrap();
+    let cfg = serde_json::from_str(&meta.metadata().as_ref().unwrap()["attnscope"]).unwrap();
+    (tensors, cfg)
+}
+
+/// `name`'s file with its config edited by `edit` and its tensors by `tensors`.
+fn family_file(name: &str, edit: impl FnOnce(&mut Value), tensors: impl FnOnce(&mut BTreeMap<String, Raw>)) -> Vec<u8> {
+    let (mut t, mut cfg) = family(name);
+    edit(&mut cfg);
+    tensors(&mut t);
+    serialize(&t, Some(&cfg.to_string()))
+}
+
+#[test]
+fn family_files_load_unbroken() {
+    for name in ["bert_mlm_gelu", "gpt2_lm", "marian_swish_scaled", "bert_none_relu_1head", "gpt2_model_relu_len1"] {
+        let bytes = family_file(name, |_| {}, |_| {});
+        let model = try_load(name, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(model.config.sites().len(), if name.starts_with("marian") { 3 } else { 1 }, "{name}");
+    }
+}
+
+#[test]
+fn family_config_problems_name_the_field() {
+    let none = |_: &mut BTreeMap<String, Raw>| {};
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        (
+            "unknown architecture",
+            family_file("gpt2_lm", |c| c["architecture"] = json!("encoder_only_2"), none),
+            vec!["encoder_only_2", "encoder_decoder"],
+        ),
+        (
+            "decoder-only with encoder layers",
+            family_file("gpt2_lm", |c| c["num_encoder_layers"] = json!(2), none),
+            vec!["num_encoder_layers", "DecoderOnly"],
+        ),
+        (
+            "decoder-only with a source vocabulary",
+            family_file("gpt2_lm", |c| c["src_vocab"] = json!(["a"]), none),
+            vec!["src_vocab", "DecoderOnly"],
+        ),
+        (
+            "encoder-only without layers",
+            family_file("bert_mlm_gelu", |c| c["num_encoder_layers"] = json!(0), none),
+            vec!["num_encoder_layers"],
+        ),
+        (
+            "encoder-only with decoder layers",
+            family_file("bert_mlm_gelu", |c| c["num_decoder_layers"] = json!(1), none),
+            vec!["num_decoder_layers", "EncoderOnly"],
+        ),
+        (
+            "an MLM head on a decoder-only model",
+            family_file("gpt2_lm", |c| c["head"] = json!("mlm"), none),
+            vec!["head", "Mlm"],
+        ),
+        (
+            "no head on an encoder-decoder",
+            family_file("marian_swish_scaled", |c| c["head"] = json!("none"), none),
+            vec!["head"],
+        ),
+        ("unknown head", family_file("gpt2_lm", |c| c["head"] = json!("classifier"), none), vec!["classifier"]),
+        (
+            "unknown activation",
+            family_file("gpt2_lm", |c| c["activation"] = json!("gelu_fast"), none),
+            vec!["gelu_fast", "gelu_tanh"],
+        ),
+        (
+            "a mask outside the vocabulary",
+            family_file("bert_mlm_gelu", |c| c["specials"]["mask"] = json!("[NOPE]"), none),
+            vec!["[NOPE]", "missing"],
+        ),
+        (
+            "a source prefix outside the vocabulary",
+            family_file("bert_mlm_gelu", |c| c["tokenizer"]["source_prefix"] = json!(["[NOPE]"]), none),
+            vec!["[NOPE]", "source_prefix"],
+        ),
+        (
+            "token types on a decoder-only model",
+            family_file("gpt2_lm", |c| c["type_vocab_size"] = json!(2), none),
+            vec!["type_vocab_size"],
+        ),
+        (
+            "absurd token types",
+            family_file("bert_mlm_gelu", |c| c["type_vocab_size"] = json!(1u64 << 40), none),
+            vec!["type_vocab_size"],
+        ),
+        (
+            "a string for a flag",
+            family_file("bert_mlm_gelu", |c| c["embed_norm"] = json!("yes"), none),
+            vec!["\"yes\"", "boolean"],
+        ),
+    ];
+    for (what, bytes, needles) in cases {
+        expect_format_err(what, &bytes, &needles);
+    }
+}
+
+#[test]
+fn family_tensor_problems_name_the_tensor() {
+    let same = |_: &mut Value| {};
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        (
+            "no token-type table",
+            family_file("bert_mlm_gelu", same, |t| {
+                t.remove("src_type.weight");
+            }),
+            vec!["src_type.weight", "missing"],
+        ),
+        (
+            "no embedding norm",
+            family_file("bert_mlm_gelu", same, |t| {
+                t.remove("src_embed_norm.bias");
+            }),
+            vec!["src_embed_norm.bias", "missing"],
+        ),
+        (
+            "no MLM transform",
+            family_file("bert_mlm_gelu", same, |t| {
+                t.remove("mlm.dense.weight");
+            }),
+            vec!["mlm.dense.weight", "missing"],
+        ),
+        (
+            "a generator weight beside tied embeddings",
+            family_file("gpt2_lm", same, |t| {
+                let w = t["tgt_embed.weight"].clone();
+                t.insert(
+                    "generator.weight".into(),
+                    Raw { dtype: w.dtype, shape: w.shape.clone(), bytes: w.bytes.clone() },
+                );
+            }),
+            vec!["generator.weight", "unexpected"],
+        ),
+        (
+            "untied but no generator weight",
+            family_file("gpt2_lm", |c| c["tie_embeddings"] = json!(false), |_| {}),
+            vec!["generator.weight", "missing"],
+        ),
+        (
+            "a bias the config does not ask for",
+            family_file("gpt2_lm", same, |t| {
+                t.insert("generator.bias".into(), Raw { dtype: Dtype::F32, shape: vec![50], bytes: vec![0; 200] });
+            }),
+            vec!["generator.bias", "unexpected"],
+        ),
+        (
+            "cross-attention in a decoder-only model",
+            family_file("gpt2_lm", same, |t| {
+                let w = t["transformer.decoder.layers.0.norm1.weight"].clone();
+                t.insert(
+                    "transformer.decoder.layers.0.norm2.weight".into(),
+                    Raw { dtype: w.dtype, shape: w.shape.clone(), bytes: w.bytes.clone() },
+                );
+            }),
+            vec!["norm2", "unexpected"],
+        ),
+        (
+            "a final norm the config leaves out",
+            family_file("gpt2_lm", |c| c["final_norm"] = json!(false), |_| {}),
+            vec!["transformer.decoder.norm", "unexpected"],
+        ),
+        (
+            "a learned position table of the wrong length",
+            family_file("bert_mlm_gelu", |c| c["max_len"] = json!(8), |_| {}),
+            vec!["src_pos.weight", "shape"],
+        ),
+    ];
+    for (what, bytes, needles) in cases {
+        expect_format_err(what, &bytes, &needles);
+    }
+}
+
+#[test]
+fn every_prefix_of_a_family_file_is_rejected() {
+    for name in ["bert_mlm_gelu", "gpt2_lm", "marian_relu_odd_d"] {
+        let bytes = family_file(name, |_| {}, |_| {});
+        for cut in (0..bytes.len()).step_by(97) {
+            assert!(try_load(name, &bytes[..cut]).is_err(), "{name}: a prefix of {cut} bytes loaded");
+        }
+    }
+}
