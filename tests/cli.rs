@@ -461,3 +461,166 @@ fn a_closed_pipe_ends_quietly() {
     closed_pipe_case(&["translate", "--model", &tiny, "--max-steps", "2", "w4", "w5 w6"], false);
     closed_pipe_case(&["info", "--model", &tiny], false);
 }
+
+/// `forward` on a family fixture, ids given for the sides the model has, with its flags.
+fn forward_family(name: &str, exp: &Expected) -> Value {
+    let model = families_dir().join(format!("{name}.safetensors")).to_string_lossy().into_owned();
+    let mut args: Vec<String> = vec!["forward".into(), "--model".into(), model];
+    for (side, flag) in [("src_ids", "--src-ids"), ("tgt_ids", "--tgt-ids")] {
+        if exp.has(side) {
+            args.extend([flag.to_string(), ids_arg(&exp.ids(side))]);
+        }
+    }
+    args.extend(flags_for(exp).expect("family fixtures have no overrides"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    json_of(&run(&args), &format!("{name} {args:?}"))
+}
+
+#[test]
+fn forward_prints_what_each_family_has_and_matches_transformers() {
+    let dir = families_dir();
+    for name in names_in(&dir) {
+        let exp = Expected::load_in(&dir, &name);
+        let json = forward_family(&name, &exp);
+        let pairs = [
+            ("encoder_output", &json["encoder_output"]),
+            ("decoder_output", &json["decoder_output"]),
+            ("logits", &json["logits"]),
+            ("attn.encoder", &json["attention"]["encoder"]),
+            ("attn.decoder_self", &json["attention"]["decoder_self"]),
+            ("attn.cross", &json["attention"]["cross"]),
+        ];
+        for (what, got) in pairs {
+            // present in the JSON exactly when the reference has it (nothing a model lacks)
+            assert_eq!(!got.is_null(), exp.has(what), "{name}: {what} present in the JSON vs the reference");
+            if got.is_null() {
+                continue;
+            }
+            let got = tensor_of(got);
+            let want = exp.tensor(what);
+            assert_eq!(got.shape, want.shape, "{name}: {what} shape");
+            let d = max_diff(&format!("{name} {what}"), &got.data, &want.data);
+            assert!(d <= TOL, "{name}: {what} differs by {d:e}");
+        }
+    }
+}
+
+#[test]
+fn info_lists_each_familys_attention_sites() {
+    let cases = [
+        ("bert_mlm_gelu", vec![("encoder", "e", false)]),
+        ("gpt2_lm", vec![("decoder_self", "s", true)]),
+        ("marian_relu_odd_d", vec![("encoder", "e", false), ("decoder_self", "s", true), ("cross", "c", false)]),
+    ];
+    for (name, want) in cases {
+        let model = families_dir().join(format!("{name}.safetensors")).to_string_lossy().into_owned();
+        let out = run(&["info", "--model", &model]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sites = v["sites"].as_array().unwrap();
+        let got: Vec<(&str, &str, bool)> = sites
+            .iter()
+            .map(|s| (s["id"].as_str().unwrap(), s["letter"].as_str().unwrap(), s["causal"].as_bool().unwrap()))
+            .collect();
+        assert_eq!(got, want, "{name}: sites");
+        for s in sites {
+            assert_eq!(s["heads"], v["nhead"], "{name}: heads per site");
+        }
+    }
+}
+
+#[test]
+fn generate_continues_as_the_library_does() {
+    let path = families_dir().join("gpt2_lm.safetensors");
+    let model = attnscope::Model::from_safetensors(&std::fs::read(&path).unwrap()).unwrap();
+    let prompt_tokens = [&model.config.tgt_vocab[5], &model.config.tgt_vocab[7], &model.config.tgt_vocab[9]];
+    let prompt = prompt_tokens.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ");
+    let want = attnscope::decode::generate(&model, &[5, 7, 9], &attnscope::RunOptions::default(), 6).unwrap();
+    assert_eq!(want.tokens.len(), 6, "six steps (this random model has no reason to stop)");
+    let out = run(&["generate", "--model", &path.to_string_lossy(), "--max-steps", "6", &prompt]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(printed.trim_end(), model.tokenizer.detokenize(&want.tokens));
+    // the continuation is the arg-max of each step's distribution (no repeat rule fired here)
+    for s in &want.steps {
+        if s.blocked.is_none() {
+            assert_eq!(s.token, attnscope::decode::argmax(&s.probs));
+        }
+    }
+}
+
+/// `name`'s family fixture with its vocabulary renamed to plain words (`w0`, `w1`, ...; the
+/// specials keep theirs) so that text finds them, written to a temporary file.
+fn with_word_vocab(name: &str) -> PathBuf {
+    let bytes = std::fs::read(families_dir().join(format!("{name}.safetensors"))).unwrap();
+    let st = safetensors::SafeTensors::deserialize(&bytes).unwrap();
+    let (_, meta) = safetensors::SafeTensors::read_metadata(&bytes).unwrap();
+    let mut cfg: Value = serde_json::from_str(&meta.metadata().as_ref().unwrap()["attnscope"]).unwrap();
+    let specials: Vec<Value> = cfg["specials"].as_object().unwrap().values().cloned().collect();
+    for side in ["src_vocab", "tgt_vocab"] {
+        for (i, t) in cfg[side].as_array_mut().unwrap().iter_mut().enumerate() {
+            if !specials.contains(t) {
+                *t = Value::from(format!("w{i}"));
+            }
+        }
+    }
+    let meta: hashbrown::HashMap<String, String> = [("attnscope".to_string(), cfg.to_string())].into_iter().collect();
+    let out = safetensors::serialize(st.tensors(), &Some(meta)).unwrap();
+    let path = std::env::temp_dir().join(format!("attnscope-cli-{name}-{}.safetensors", std::process::id()));
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+#[test]
+fn fill_predicts_the_masks_from_the_mlm_logits() {
+    let path = with_word_vocab("bert_mlm_gelu");
+    let model = attnscope::Model::from_safetensors(&std::fs::read(&path).unwrap()).unwrap();
+    let v = &model.config.src_vocab;
+    let mask = model.config.specials.mask.clone().unwrap();
+    let text = format!("{} {mask} {} {mask}", v[10], v[12]);
+    let out = run(&["fill", "--model", &path.to_string_lossy(), "--json", "--top-k", "3", &text]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // the tokens: prefix, the words and the masks in place, suffix
+    let tokens: Vec<&str> = json["tokens"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+    let p = &model.config.tokenizer.source_prefix[0];
+    let s = &model.config.tokenizer.source_suffix[0];
+    assert_eq!(tokens, vec![p.as_str(), &v[10], &mask, &v[12], &mask, s.as_str()]);
+    // each mask's candidates are the top of the softmax of its row of the traced MLM logits
+    let ids: Vec<u32> = tokens.iter().map(|t| v.iter().position(|w| w == t).unwrap() as u32).collect();
+    let trace = model.forward(&ids, &[], &attnscope::RunOptions::default()).unwrap();
+    let logits = trace.encoder().unwrap().logits.as_ref().unwrap();
+    let masks = json["masks"].as_array().unwrap();
+    assert_eq!(masks.len(), 2);
+    for m in masks {
+        let pos = m["position"].as_u64().unwrap() as usize;
+        assert_eq!(tokens[pos], mask);
+        let row: Vec<f64> = logits.row_vec(pos).iter().map(|&x| x as f64).collect();
+        let max = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = row.iter().map(|x| (x - max).exp()).sum();
+        let mut order: Vec<usize> = (0..row.len()).collect();
+        order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
+        let cands = m["candidates"].as_array().unwrap();
+        assert_eq!(cands.len(), 3);
+        for (c, &want) in cands.iter().zip(&order) {
+            assert_eq!(c["id"].as_u64().unwrap() as usize, want, "mask at {pos}");
+            let p = (row[want] - max).exp() / z;
+            assert!((c["prob"].as_f64().unwrap() - p).abs() < 1e-5, "mask at {pos}: probability");
+        }
+    }
+}
+
+#[test]
+fn family_commands_refuse_what_a_model_cannot_do() {
+    let f = |n: &str| families_dir().join(format!("{n}.safetensors")).to_string_lossy().into_owned();
+    let (bert, gpt, bare_gpt) = (f("bert_mlm_gelu"), f("gpt2_lm"), f("gpt2_model_relu_len1"));
+    assert_clean_failure(&["translate", "--model", &bert, "a b"], 2, "encoder-decoder");
+    assert_clean_failure(&["translate", "--model", &gpt, "a b"], 2, "generate");
+    assert_clean_failure(&["generate", "--model", &bert, "a"], 2, "decoder");
+    assert_clean_failure(&["fill", "--model", &gpt, "a [MASK]"], 2, "masked-LM");
+    assert_clean_failure(&["fill", "--model", &bert, "<id:5>"], 2, "no <id:4>");
+    assert_clean_failure(&["forward", "--model", &gpt, "--src-ids", "1", "--tgt-ids", "1"], 2, "reads no source");
+    assert_clean_failure(&["forward", "--model", &bert, "--tgt-ids", "1"], 2, "needs --src");
+    assert_clean_failure(&["forward", "--model", &bert, "--src-ids", "1", "--knock-out", "c1h1"], 2, "no cross");
+    assert_clean_failure(&["generate", "--model", &bare_gpt, "<id:3>"], 2, "no output head");
+}

@@ -529,6 +529,14 @@ fn importance(args: ImportanceArgs) -> Result<(), Failure> {
 
 fn generate(args: GenerateArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
+    let arch = model.config.architecture;
+    if arch != Architecture::DecoderOnly {
+        let instead = if arch.has_decoder() { "translate" } else { "fill" };
+        return Err(Failure::Message(
+            format!("generate continues a text with a decoder-only model; this is a {arch:?} model (try '{instead}')"),
+            EXIT_USAGE,
+        ));
+    }
     let opts = args.run.options();
     opts.validate(&model.config)?;
     let prompts = args.texts.iter().map(|t| model.tokenizer.encode_tgt(t)).collect::<Result<Vec<_>, Error>>()?;
