@@ -191,11 +191,13 @@ def _marian(hf_dir, cfg):
     vocab = _dense(_read_json(os.path.join(hf_dir, "vocab.json")))
     if cfg.get("separate_vocabs") and os.path.exists(os.path.join(hf_dir, "target_vocab.json")):
         raise ValueError("Marian with separate source and target vocabularies is not supported")
-    sub = _spm_config(os.path.join(hf_dir, "source.spm"))
-    tgt = _spm_config(os.path.join(hf_dir, "target.spm"))
     unk = _token_str(cfg.get("unk_token")) or "<unk>"
     eos = _token_str(cfg.get("eos_token")) or "</s>"
     pad = _token_str(cfg.get("pad_token")) or "<pad>"
+    # MarianTokenizer.decode writes its special tokens as they are, each followed by a space
+    extra = {"special_tokens": [eos, unk, pad], "clean_up_spaces": bool(cfg.get("clean_up_tokenization_spaces", False))}
+    sub = dict(_spm_config(os.path.join(hf_dir, "source.spm")), **extra)
+    tgt = dict(_spm_config(os.path.join(hf_dir, "target.spm")), **extra)
     specials = {"pad": pad, "bos": pad, "eos": eos, "unk": unk}
     return vocab, sub, specials, [], [eos], tgt
 

@@ -184,7 +184,10 @@ def cases(tok, lines, target=False):
             ids = tok(text_target=line, add_special_tokens=False)["input_ids"]
         else:
             ids = tok(line, add_special_tokens=False)["input_ids"]
-        out.append({"ids": ids, "decoded": tok.decode(ids)})
+        # Marian: each side decodes with its own model (the target side by default would use
+        # source.spm with a shared vocabulary: see src/subword/unigram.rs)
+        kw = {"use_source_tokenizer": not target} if hasattr(tok, "spm_target") else {}
+        out.append({"ids": ids, "decoded": tok.decode(ids, **kw)})
     return out
 
 
