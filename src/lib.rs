@@ -64,6 +64,8 @@ pub mod linear;
 pub mod model;
 pub mod norm;
 pub mod positional;
+#[cfg(feature = "subword")]
+pub mod subword;
 pub mod tokenizer;
 pub mod trace;
 pub mod vectors;
