@@ -713,6 +713,26 @@ def build(spec):
     return model, tensors, meta, src, tgt, res, logs, f32_diff
 
 
+def canonical_metadata(path):
+    """safetensors writes `__metadata__` in hash-map order, so a file with two metadata keys
+    (options, text) would differ from run to run: rewrite the header with them sorted (tensor
+    entries and data untouched; offsets are relative to the data, so they stay valid)."""
+    import collections
+    import struct
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n], object_pairs_hook=collections.OrderedDict)
+    meta = header.get("__metadata__")
+    if not meta or len(meta) < 2:
+        return
+    header["__metadata__"] = collections.OrderedDict(sorted(meta.items()))
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + raw[8 + n:])
+
+
 def options_json(opts):
     o = dict(opts)
     o["knock_out"] = [{"stack": s, "layer": l, "head": h} for s, l, h in opts["knock_out"]]
@@ -773,6 +793,7 @@ def main():
         if spec["text"]:
             emeta["text"] = spec["text"]  # the ids are the HF tokenizer's for this text
         save_file(out, epath, metadata=emeta)
+        canonical_metadata(epath)
         os.chmod(epath, 0o644)
         worst, sd, cfg, ropts, rsrc, rtgt = check_files(mpath, epath, res)
         i8 = int8_error(spec, tensors, meta, ropts, rsrc, rtgt, res, linears=False)
