@@ -106,7 +106,7 @@ impl Default for Specials {
 }
 
 /// Tokeniser settings stored in the model file; every field is optional in the file.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[serde(default)]
 pub struct TokenizerConfig {
@@ -130,7 +130,25 @@ pub struct TokenizerConfig {
     /// Tokens put after every tokenised source text (BERT: `["[SEP]"]`, Marian: `["</s>"]`).
     /// Default none.
     pub source_suffix: Vec<String>,
+    /// A subword tokenizer (WordPiece, byte-level BPE, SentencePiece unigram; see
+    /// [`crate::subword`]) for the model's text, instead of the word tokenizer above. Default
+    /// none.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub subword: Option<SubwordSpec>,
+    /// The target side's own subword tokenizer where it differs from the source's (Marian's
+    /// `target.spm`). Default: `subword`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub target_subword: Option<SubwordSpec>,
 }
+
+/// A subword tokenizer's settings: [`crate::subword::SubwordConfig`], or, in a build without
+/// the `subword` feature, the JSON as it is (such a build refuses a model that needs one).
+#[cfg(feature = "subword")]
+pub type SubwordSpec = crate::subword::SubwordConfig;
+/// A subword tokenizer's settings: [`crate::subword::SubwordConfig`], or, in a build without
+/// the `subword` feature, the JSON as it is (such a build refuses a model that needs one).
+#[cfg(not(feature = "subword"))]
+pub type SubwordSpec = serde_json::Value;
 
 impl Default for TokenizerConfig {
     fn default() -> Self {
@@ -142,6 +160,8 @@ impl Default for TokenizerConfig {
             glue_prefix: String::new(),
             source_prefix: Vec::new(),
             source_suffix: Vec::new(),
+            subword: None,
+            target_subword: None,
         }
     }
 }

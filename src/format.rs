@@ -378,7 +378,7 @@ impl Model {
             _ => None,
         };
         t.finish()?;
-        let tokenizer = Tokenizer::new(&config);
+        let tokenizer = Tokenizer::new(&config)?;
         Ok(Model { config, encoder, decoder, mlm, tokenizer })
     }
 }

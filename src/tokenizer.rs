@@ -41,6 +41,8 @@ use core::ops::Range;
 
 use crate::config::{Config, TokenizerConfig};
 use crate::error::input_err;
+#[cfg(feature = "subword")]
+use crate::subword::Subword;
 use crate::Result;
 
 /// A tokenised sentence.
@@ -56,7 +58,7 @@ pub struct Encoded {
 }
 
 /// The vocabularies and settings of one model.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Tokenizer {
     settings: TokenizerConfig,
     src: WordIndex,
@@ -71,6 +73,19 @@ pub struct Tokenizer {
     pub bos: u32,
     /// Id of `<eos>` in the target vocabulary.
     pub eos: u32,
+    /// The source side's subword tokenizer, when the model carries one.
+    #[cfg(feature = "subword")]
+    src_subword: Option<Subword>,
+    /// The target side's subword tokenizer (`target_subword`, else `subword`).
+    #[cfg(feature = "subword")]
+    tgt_subword: Option<Subword>,
+}
+
+/// `PartialEq` for [`Tokenizer`]: the same settings and vocabularies make the same tokenizer.
+impl PartialEq for Tokenizer {
+    fn eq(&self, other: &Tokenizer) -> bool {
+        self.settings == other.settings && self.src == other.src && self.tgt == other.tgt
+    }
 }
 
 /// Split English text into tokens (see the module docs for the rules).
@@ -146,12 +161,34 @@ pub(crate) fn word_index(words: &[String]) -> WordIndex {
 }
 
 impl Tokenizer {
-    /// Build from a validated config (the special tokens are known to be present).
-    pub fn new(cfg: &Config) -> Tokenizer {
+    /// Build from a validated config (the special tokens are known to be present). An error
+    /// when its subword tokenizer's data is broken (or, in a build without the `subword`
+    /// feature, when it has one).
+    pub fn new(cfg: &Config) -> Result<Tokenizer> {
         let src = word_index(&cfg.src_vocab);
         let tgt = word_index(&cfg.tgt_vocab);
         let s = &cfg.specials;
-        Tokenizer {
+        let t = &cfg.tokenizer;
+        #[cfg(not(feature = "subword"))]
+        if t.subword.is_some() || t.target_subword.is_some() {
+            return Err(crate::error::format_err!("this build has no subword tokenizers (cargo feature \"subword\")"));
+        }
+        #[cfg(feature = "subword")]
+        let side = |spec: Option<&crate::config::SubwordSpec>, vocab: &[String]| -> Result<Option<Subword>> {
+            match spec {
+                Some(spec) if !vocab.is_empty() => Ok(Some(Subword::new(
+                    spec,
+                    vocab,
+                    Some(s.unk.as_str()).filter(|u| vocab.contains(&alloc::string::String::from(*u))),
+                )?)),
+                _ => Ok(None),
+            }
+        };
+        Ok(Tokenizer {
+            #[cfg(feature = "subword")]
+            src_subword: side(t.subword.as_ref(), &cfg.src_vocab)?,
+            #[cfg(feature = "subword")]
+            tgt_subword: side(t.target_subword.as_ref().or(t.subword.as_ref()), &cfg.tgt_vocab)?,
             settings: cfg.tokenizer.clone(),
             src_unk: src.get(&s.unk).copied().unwrap_or(0),
             mask: s.mask.as_ref().and_then(|m| Some((m.clone(), src.get(m).copied()?))),
@@ -162,7 +199,23 @@ impl Tokenizer {
             src,
             tgt,
             tgt_vocab: cfg.tgt_vocab.clone(),
+        })
+    }
+
+    /// `text` in source tokens: the subword tokenizer's pieces, or the word tokenizer's words
+    /// looked up; `(token, id, known)` each.
+    fn src_pieces(&self, text: &str) -> Vec<(String, u32, bool)> {
+        #[cfg(feature = "subword")]
+        if let Some(sub) = &self.src_subword {
+            return sub.encode(text).into_iter().map(|p| (p.text, p.id, p.known)).collect();
         }
+        self.split(text)
+            .into_iter()
+            .map(|w| match self.src.get(&w) {
+                Some(&id) => (w, id, true),
+                None => (w, self.src_unk, false),
+            })
+            .collect()
     }
 
     /// Split English text into tokens with this model's settings.
@@ -175,36 +228,28 @@ impl Tokenizer {
     /// reported.
     pub fn encode_src(&self, text: &str) -> Result<Encoded> {
         // the mask token (BERT's [MASK]) is never split: the text around it is
-        let words: Vec<String> = match &self.mask {
-            Some((mask, _)) => {
-                let mut words = Vec::new();
+        let pieces: Vec<(String, u32, bool)> = match &self.mask {
+            Some((mask, mask_id)) => {
+                let mut pieces = Vec::new();
                 for (i, part) in text.split(mask.as_str()).enumerate() {
                     if i > 0 {
-                        words.push(mask.clone());
+                        pieces.push((mask.clone(), *mask_id, true));
                     }
-                    words.extend(self.split(part));
+                    pieces.extend(self.src_pieces(part));
                 }
-                words
+                pieces
             }
-            None => self.split(text),
+            None => self.src_pieces(text),
         };
-        if words.is_empty() {
+        if pieces.is_empty() {
             return Err(input_err!("the source text is empty"));
         }
         let s = &self.settings;
-        let tokens: Vec<String> =
-            s.source_prefix.iter().cloned().chain(words).chain(s.source_suffix.iter().cloned()).collect();
-        let mut unknown = Vec::new();
-        let ids = tokens
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                self.src.get(t).copied().unwrap_or_else(|| {
-                    unknown.push(i);
-                    self.src_unk
-                })
-            })
-            .collect();
+        let special = |t: &String| (t.clone(), self.src.get(t).copied().unwrap_or(self.src_unk), true);
+        let all: Vec<(String, u32, bool)> =
+            s.source_prefix.iter().map(special).chain(pieces).chain(s.source_suffix.iter().map(special)).collect();
+        let unknown = (0..all.len()).filter(|&i| !all[i].2).collect();
+        let (tokens, ids) = all.into_iter().map(|(t, id, _)| (t, id)).unzip();
         Ok(Encoded { tokens, ids, unknown })
     }
 
@@ -216,6 +261,16 @@ impl Tokenizer {
     /// Tokenise target text (whitespace-separated target tokens). Unknown tokens map to
     /// `<unk>` if the target vocabulary has one, else they are an error.
     pub fn encode_tgt(&self, text: &str) -> Result<Encoded> {
+        #[cfg(feature = "subword")]
+        if let Some(sub) = &self.tgt_subword {
+            let pieces = sub.encode(text);
+            if pieces.is_empty() {
+                return Err(input_err!("the target text is empty"));
+            }
+            let unknown = (0..pieces.len()).filter(|&i| !pieces[i].known).collect();
+            let (tokens, ids) = pieces.into_iter().map(|p| (p.text, p.id)).unzip();
+            return Ok(Encoded { tokens, ids, unknown });
+        }
         let tokens: Vec<String> = text.split_whitespace().map(String::from).collect();
         if tokens.is_empty() {
             return Err(input_err!("the target text is empty"));
@@ -271,6 +326,10 @@ impl Tokenizer {
         ids: &[u32],
         text: impl Fn(usize) -> Option<&'a str>,
     ) -> (String, Vec<Option<Range<usize>>>) {
+        #[cfg(feature = "subword")]
+        if let Some(sub) = &self.tgt_subword {
+            return self.subword_spans(sub, ids);
+        }
         let mut out = String::new();
         let mut spans = Vec::with_capacity(ids.len());
         for (i, &id) in ids.iter().enumerate() {
@@ -298,6 +357,30 @@ impl Tokenizer {
             spans.push(Some(start..out.len()));
         }
         (out, spans)
+    }
+}
+
+#[cfg(feature = "subword")]
+impl Tokenizer {
+    /// [`Tokenizer::detokenize_spans`] through a subword tokenizer: the specials dropped, the
+    /// rest decoded as Hugging Face does; token `i` covers what decoding the first `i + 1`
+    /// tokens added to the text (`None` when it added nothing).
+    fn subword_spans(&self, sub: &Subword, ids: &[u32]) -> (String, Vec<Option<Range<usize>>>) {
+        let mut kept = Vec::with_capacity(ids.len());
+        let mut spans = Vec::with_capacity(ids.len());
+        let mut end = 0;
+        for &id in ids {
+            if id == self.bos || id == self.eos || Some(id) == self.pad {
+                spans.push(None);
+                continue;
+            }
+            kept.push(id);
+            let text = sub.decode(&kept);
+            let start = end.min(text.len());
+            end = text.len();
+            spans.push((end > start).then_some(start..end));
+        }
+        (sub.decode(&kept), spans)
     }
 }
 

@@ -132,3 +132,24 @@ fn dropping_the_run_options_breaks_agreement() {
 fn model_heads(dir: &std::path::Path, name: &str) -> usize {
     load_model_in(dir, name).config.nhead
 }
+
+#[test]
+fn the_tokenizer_in_the_file_gives_the_reference_ids() {
+    // The fixtures converted with their Hugging Face tokenizer carry the sentence they were run
+    // on: the model file's own tokenizer must turn it into the very ids transformers was given.
+    let dir = families_dir();
+    let mut checked = 0;
+    for name in names_in(&dir) {
+        let exp = Expected::load_in(&dir, &name);
+        let (_, meta) = safetensors::SafeTensors::read_metadata(&exp.bytes).unwrap();
+        let Some(text) = meta.metadata().as_ref().and_then(|m| m.get("text")).cloned() else { continue };
+        let model = load_model_in(&dir, &name);
+        let (got, want) = match model.config.architecture {
+            Architecture::DecoderOnly => (model.tokenizer.encode_tgt(&text).unwrap().ids, exp.ids("tgt_ids")),
+            _ => (model.tokenizer.encode_src(&text).unwrap().ids, exp.ids("src_ids")),
+        };
+        assert_eq!(got, want, "{name}: {text:?}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} fixtures carry their text");
+}

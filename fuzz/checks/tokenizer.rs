@@ -62,7 +62,7 @@ pub fn check(data: &[u8]) {
         }
         cfg.tgt_vocab.push(tok);
     }
-    let tok = Tokenizer::new(&cfg);
+    let tok = Tokenizer::new(&cfg).expect("a word tokenizer always builds");
 
     let src = tok.encode_src(&text);
     assert_eq!(src.is_ok(), !tokens.is_empty(), "encode_src fails exactly on empty text");
