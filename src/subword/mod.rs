@@ -157,7 +157,7 @@ pub struct Subword {
 #[derive(Debug, Clone)]
 enum Algo {
     WordPiece(wordpiece::WordPiece),
-    Bpe(bpe::Bpe),
+    Bpe(alloc::boxed::Box<bpe::Bpe>),
     Unigram(unigram::Unigram),
 }
 
@@ -196,7 +196,7 @@ impl Subword {
                 Algo::WordPiece(wordpiece::WordPiece::new(cfg)?)
             }
             SubwordConfig::Bpe { merges, add_prefix_space } => {
-                Algo::Bpe(bpe::Bpe::new(merges, *add_prefix_space, &ids)?)
+                Algo::Bpe(alloc::boxed::Box::new(bpe::Bpe::new(merges, *add_prefix_space, &ids)?))
             }
             SubwordConfig::Unigram { .. } => {
                 if unk.is_none() {

@@ -16,5 +16,6 @@ pub fn tokenizer(src: &[&str], tgt: &[&str], tokenizer: serde_json::Value) -> To
         "positional": "sinusoidal", "max_len": 8, "scale_embedding": true,
         "src_vocab": vocab(src), "tgt_vocab": vocab(tgt), "tokenizer": tokenizer,
     });
-    Tokenizer::new(&Config::from_json(&config.to_string()).expect("the test config is valid")).expect("the test tokenizer builds")
+    Tokenizer::new(&Config::from_json(&config.to_string()).expect("the test config is valid"))
+        .expect("the test tokenizer builds")
 }
