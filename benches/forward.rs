@@ -10,7 +10,9 @@
 //!   flatters the generator and its softmax, so this one is optimistic;
 //! * `demo/greedy/...`: the demo model's greedy translation of two sentences a reader might
 //!   type (9 and 32 source tokens), with the page's step limit: what a new sentence waits for;
-//! * greedy decoding of a 12-token source on the random model.
+//! * greedy decoding of a 12-token source on the random model;
+//! * `families/bert/N tokens`, `families/gpt2/N tokens`: random BERT-shaped (all-MiniLM-L6-v2's
+//!   shape) and GPT-2-small-shaped models, a traced forward pass at 32 and 128 tokens.
 //!
 //! Run: `cargo bench --bench forward -- --warm-up-time 1 --measurement-time 3` (glibc set to keep
 //! freed memory: see `keep_freed_memory`)
@@ -23,7 +25,7 @@ use std::hint::black_box;
 
 use attnscope::{greedy, Model, RunOptions};
 use criterion::{criterion_group, BenchmarkId, Criterion};
-use random_model::Spec;
+use random_model::{family_file, Family, Spec};
 
 /// `n` ids spread over the vocabulary, skipping the 4 specials; `first` replaces id 0.
 fn ids(n: usize, stride: usize, first: Option<u32>) -> Vec<u32> {
@@ -90,6 +92,29 @@ fn forward(c: &mut Criterion) {
     group.finish();
 }
 
+/// BERT-shaped (6 layers, d_model 384, 12 heads, the 30,522-token vocabulary of
+/// all-MiniLM-L6-v2, MLM head) and GPT-2-shaped (12 layers, d_model 768, 12 heads, 50,257
+/// tokens: GPT-2 small) random models, a forward pass with every intermediate kept (and the MLM
+/// or LM logits) at 32 and 128 tokens.
+fn families(c: &mut Criterion) {
+    let mut group = c.benchmark_group("families");
+    group.sample_size(10);
+    for (name, family, d, layers, vocab) in
+        [("bert", Family::Bert, 384, 6, 30_522), ("gpt2", Family::Gpt2, 768, 12, 50_257)]
+    {
+        let model = Model::from_safetensors(&family_file(family, d, 12, layers, vocab, 512, 2019)).unwrap();
+        let opts = RunOptions::default();
+        for n in [32, 128] {
+            let text = ids(n, 97, None).into_iter().map(|i| i * 61 % vocab as u32).collect::<Vec<u32>>();
+            let (src, tgt) = if matches!(family, Family::Bert) { (text, vec![]) } else { (vec![], text) };
+            group.bench_with_input(BenchmarkId::new(name, format!("{n} tokens")), &(src, tgt), |b, (src, tgt)| {
+                b.iter(|| model.forward(black_box(src), black_box(tgt), &opts).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
 fn decode(c: &mut Criterion) {
     let spec = Spec::demo();
     let (model, _) = spec.model(2017);
@@ -107,7 +132,7 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, demo, forward, decode);
+criterion_group!(benches, demo, forward, decode, families);
 
 /// Keep freed memory in the process, as a program that runs pass after pass should: glibc
 /// otherwise hands the large `(T, V)` buffers of every trace back to the system and page-faults

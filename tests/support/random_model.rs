@@ -277,3 +277,91 @@ pub fn serialize_with(tensors: &BTreeMap<String, Raw>, entry: Option<(&str, &str
     let info = entry.map(|(k, v)| [(k.to_string(), v.to_string())].into_iter().collect());
     safetensors::serialize(tensors.iter().map(|(k, v)| (k.as_str(), v)), &info).expect("serialize")
 }
+
+/// The two single-stack families in the shapes of their best-known members, built in code.
+#[derive(Debug, Clone, Copy)]
+pub enum Family {
+    /// BERT-shaped (encoder-only): learned positions, token types, an embedding LayerNorm,
+    /// post-norm layers without a final norm, GELU, the MLM head tied to the embeddings.
+    Bert,
+    /// GPT-2-shaped (decoder-only): learned positions, pre-norm layers with a final norm,
+    /// GELU's tanh form, the language-model head tied to the embeddings, no logits bias.
+    Gpt2,
+}
+
+/// A random `family` model file: `d_model`, `nhead`, `layers`, `d_ff = 4 d_model`, `vocab`
+/// tokens (`w0`, `w1`, ...; `[UNK]`, `[CLS]`, `[SEP]`, `[MASK]` first for BERT, `<|endoftext|>`
+/// first for GPT-2), positions up to `max_len`.
+pub fn family_file(
+    family: Family,
+    d: usize,
+    nhead: usize,
+    layers: usize,
+    vocab: usize,
+    max_len: usize,
+    seed: u64,
+) -> Vec<u8> {
+    let lin = |d_in: usize| 1.0 / (d_in as f32).sqrt();
+    let d_ff = 4 * d;
+    let mut f = Filler { rng: Rng::new(seed), w: Weights::default() };
+    let (side, stack, specials): (&str, &str, &[&str]) = match family {
+        Family::Bert => ("src", "encoder", &["[UNK]", "[CLS]", "[SEP]", "[MASK]"]),
+        Family::Gpt2 => ("tgt", "decoder", &["<|endoftext|>"]),
+    };
+    f.put(format!("{side}_embed.weight"), vec![vocab, d], 0.5, 0.0);
+    f.put(format!("{side}_pos.weight"), vec![max_len, d], 0.1, 0.0);
+    for l in 0..layers {
+        let p = format!("transformer.{stack}.layers.{l}");
+        f.attention(&format!("{p}.self_attn"), d);
+        f.put(format!("{p}.linear1.weight"), vec![d_ff, d], lin(d), 0.0);
+        f.put(format!("{p}.linear1.bias"), vec![d_ff], 0.1, 0.0);
+        f.put(format!("{p}.linear2.weight"), vec![d, d_ff], lin(d_ff), 0.0);
+        f.put(format!("{p}.linear2.bias"), vec![d], 0.1, 0.0);
+        let norms: &[&str] = if matches!(family, Family::Bert) { &["norm1", "norm2"] } else { &["norm1", "norm3"] };
+        for n in norms {
+            f.norm(&format!("{p}.{n}"), d);
+        }
+    }
+    let words: Vec<String> =
+        (0..vocab).map(|i| specials.get(i).map_or_else(|| format!("w{i}"), |s| s.to_string())).collect();
+    let mut cfg = serde_json::json!({
+        "format": 1, "d_model": d, "nhead": nhead, "dim_feedforward": d_ff, "max_len": max_len,
+        "positional": "learned", "scale_embedding": false, "tie_embeddings": true,
+    });
+    match family {
+        Family::Bert => {
+            f.put("src_type.weight".into(), vec![2, d], 0.1, 0.0);
+            f.norm("src_embed_norm", d);
+            f.put("mlm.dense.weight".into(), vec![d, d], lin(d), 0.0);
+            f.put("mlm.dense.bias".into(), vec![d], 0.1, 0.0);
+            f.norm("mlm.norm", d);
+            f.put("generator.bias".into(), vec![vocab], 0.1, 0.0);
+            cfg.as_object_mut().unwrap().extend(
+                serde_json::json!({
+                    "architecture": "encoder_only", "num_encoder_layers": layers, "activation": "gelu",
+                    "norm_first": false, "layer_norm_eps": 1e-12, "embed_norm": true, "type_vocab_size": 2,
+                    "final_norm": false, "head": "mlm", "src_vocab": words,
+                    "specials": {"pad": "[UNK]", "bos": "[CLS]", "eos": "[SEP]", "unk": "[UNK]", "mask": "[MASK]"},
+                })
+                .as_object()
+                .unwrap()
+                .clone(),
+            );
+        }
+        Family::Gpt2 => {
+            f.norm("transformer.decoder.norm", d);
+            cfg.as_object_mut().unwrap().extend(
+                serde_json::json!({
+                    "architecture": "decoder_only", "num_decoder_layers": layers, "activation": "gelu_tanh",
+                    "norm_first": true, "layer_norm_eps": 1e-5, "logits_bias": false, "tgt_vocab": words,
+                    "specials": {"pad": "<|endoftext|>", "bos": "<|endoftext|>", "eos": "<|endoftext|>", "unk": "<|endoftext|>"},
+                })
+                .as_object()
+                .unwrap()
+                .clone(),
+            );
+        }
+    }
+    let raw: BTreeMap<String, Raw> = f.w.0.iter().map(|(k, t)| (k.clone(), Raw::f32(t))).collect();
+    serialize(&raw, Some(&cfg.to_string()))
+}
