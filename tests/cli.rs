@@ -624,3 +624,18 @@ fn family_commands_refuse_what_a_model_cannot_do() {
     assert_clean_failure(&["forward", "--model", &bert, "--src-ids", "1", "--knock-out", "c1h1"], 2, "no cross");
     assert_clean_failure(&["generate", "--model", &bare_gpt, "<id:3>"], 2, "no output head");
 }
+
+#[test]
+fn translate_runs_a_converted_marian_model() {
+    // A Marian encoder-decoder from transformers: translate gives the library's greedy
+    // decoding of the tokenised text (source suffix </s> included), printed by the tokenizer.
+    let path = with_word_vocab("marian_swish_scaled");
+    let model = attnscope::Model::from_safetensors(&std::fs::read(&path).unwrap()).unwrap();
+    let enc = model.tokenizer.encode_src("w5 w7 w9").unwrap();
+    assert_eq!(enc.tokens.last(), model.config.tokenizer.source_suffix.last(), "the source ends with </s>");
+    let want = attnscope::greedy(&model, &enc.ids, &attnscope::RunOptions::default(), 8).unwrap();
+    let out = run(&["translate", "--model", &path.to_string_lossy(), "--max-steps", "8", "w5 w7 w9"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim_end(), want.text(&model.tokenizer, &enc.tokens));
+    assert_eq!(want.trace.decoder().unwrap().embed.ids[0], model.tokenizer.bos, "Marian starts from its <pad>");
+}
