@@ -283,9 +283,14 @@ pub fn trace_rollout(trace: &Trace) -> Rollout {
 
 /// [`rollout`] of an incremental run's stages (the same numbers as [`trace_rollout`]).
 pub fn staged_rollout(staged: &Staged) -> Rollout {
-    let enc: Vec<&AttentionTrace> = staged.encoder.layers.iter().map(|l| &l.self_attn.sublayer).collect();
-    let dec: Vec<(&AttentionTrace, Option<&AttentionTrace>)> =
-        staged.decoder.layers.iter().map(|l| (&l.self_attn.sublayer, Some(&l.cross_attn.sublayer))).collect();
+    let enc: Vec<&AttentionTrace> =
+        staged.encoder.iter().flat_map(|e| &e.layers).map(|l| &l.self_attn.sublayer).collect();
+    let dec: Vec<(&AttentionTrace, Option<&AttentionTrace>)> = staged
+        .decoder
+        .iter()
+        .flat_map(|d| &d.layers)
+        .map(|l| (&l.self_attn.sublayer, l.cross_attn.as_ref().map(|c| &c.sublayer)))
+        .collect();
     rollout(&enc, &dec)
 }
 

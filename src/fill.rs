@@ -11,7 +11,7 @@ use crate::decode::top_k;
 use crate::error::input_err;
 use crate::model::Model;
 use crate::tokenizer::Encoded;
-use crate::trace::Trace;
+use crate::trace::{Mat, Trace};
 use crate::Result;
 
 /// One masked position and the model's guesses for it.
@@ -49,14 +49,19 @@ pub fn fill_masks(model: &Model, text: &str, opts: &RunOptions, k: usize) -> Res
     }
     let trace = model.forward(&encoded.ids, &[], opts)?;
     let logits = trace.encoder()?.logits.as_ref().ok_or_else(|| input_err!("the model gave no logits"))?; // (S, V)
-    let masks = positions
-        .into_iter()
-        .map(|position| {
+    let masks = predict(logits, &positions, k);
+    Ok(Filled { encoded, masks, trace })
+}
+
+/// The `k` most probable tokens at each of `positions`, from the masked-LM logits `(S, V)`.
+pub fn predict(logits: &Mat, positions: &[usize], k: usize) -> Vec<MaskPrediction> {
+    positions
+        .iter()
+        .map(|&position| {
             let probs = softmax_rows(&logits.rows(position, 1).into_owned()); // (1, V)
             let row = probs.as_slice(); // one row: storage order is column order
             let candidates = top_k(row, k).into_iter().map(|id| (id as u32, row[id])).collect();
             MaskPrediction { position, candidates }
         })
-        .collect();
-    Ok(Filled { encoded, masks, trace })
+        .collect()
 }

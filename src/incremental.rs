@@ -63,8 +63,8 @@ pub struct StagedEncoder {
 pub struct StagedDecoderLayer {
     /// Masked self-attention, `(T, T)` weights per head.
     pub self_attn: Rc<Residual<AttentionTrace>>,
-    /// Cross-attention, `(T, S)` weights per head.
-    pub cross_attn: Rc<Residual<AttentionTrace>>,
+    /// Cross-attention, `(T, S)` weights per head (`None` in a decoder-only model).
+    pub cross_attn: Option<Rc<Residual<AttentionTrace>>>,
     /// Feed-forward.
     pub ffn: Rc<Residual<FfnTrace>>,
 }
@@ -85,21 +85,31 @@ pub struct StagedDecoder {
 pub struct Staged {
     /// Heads `h` used in this run.
     pub heads: usize,
-    /// The encoder.
-    pub encoder: StagedEncoder,
-    /// The decoder.
-    pub decoder: StagedDecoder,
+    /// The encoder (`None` in a decoder-only model).
+    pub encoder: Option<StagedEncoder>,
+    /// The decoder (`None` in an encoder-only model).
+    pub decoder: Option<StagedDecoder>,
 }
 
 impl StagedEncoder {
-    /// The plain [`EncoderTrace`] (a copy of every stage).
-    pub fn to_trace(&self) -> EncoderTrace {
-        EncoderTrace {
+    /// An encoder-only model's masked-LM logits `(S, V)` over the memory, the numbers of
+    /// [`EncoderTrace::logits`] in a full pass (`None` for a model without that head). An error
+    /// if they overflow `f32`.
+    pub fn logits(&self, model: &Model) -> Result<Option<Mat>> {
+        let Some(mlm) = &model.mlm else { return Ok(None) };
+        let logits = Mat(mlm.forward(&self.memory)); // (S, d_model) -> (S, V)
+        finite("the logits", &logits)?;
+        Ok(Some(logits))
+    }
+
+    /// The plain [`EncoderTrace`]: a copy of every stage, plus the masked-LM logits computed now.
+    pub fn to_trace(&self, model: &Model) -> Result<EncoderTrace> {
+        Ok(EncoderTrace {
             embed: (*self.embed).clone(),
             layers: self.layers.iter().map(|l| (**l).clone()).collect(),
             memory: (*self.memory).clone(),
-            logits: None,
-        }
+            logits: self.logits(model)?,
+        })
     }
 }
 
@@ -112,7 +122,10 @@ impl StagedDecoder {
 
     /// The plain [`DecoderTrace`]: a copy of every stage, plus the logits `(T, V)` computed now.
     pub fn to_trace(&self, model: &Model) -> Result<DecoderTrace> {
-        let logits = self.logits(model)?;
+        let logits = match model.decoder_stack()?.generator {
+            Some(_) => self.logits(model)?,
+            None => Mat(DMatrix::zeros(self.output.nrows(), 0)), // a model without its head
+        };
         Ok(DecoderTrace {
             embed: (*self.embed).clone(),
             layers: self
@@ -120,7 +133,7 @@ impl StagedDecoder {
                 .iter()
                 .map(|l| DecoderLayerTrace {
                     self_attn: (*l.self_attn).clone(),
-                    cross_attn: Some((*l.cross_attn).clone()),
+                    cross_attn: l.cross_attn.as_ref().map(|c| (**c).clone()),
                     ffn: (*l.ffn).clone(),
                 })
                 .collect(),
@@ -134,9 +147,9 @@ impl Staged {
     /// The attention `stack` of layer `layer` (its trace without the Add & Norm around it).
     pub fn attention(&self, stack: Stack, layer: usize) -> Option<&AttentionTrace> {
         match stack {
-            Stack::Encoder => self.encoder.layers.get(layer).map(|l| &l.self_attn.sublayer),
-            Stack::DecoderSelf => self.decoder.layers.get(layer).map(|l| &l.self_attn.sublayer),
-            Stack::DecoderCross => self.decoder.layers.get(layer).map(|l| &l.cross_attn.sublayer),
+            Stack::Encoder => self.encoder.as_ref()?.layers.get(layer).map(|l| &l.self_attn.sublayer),
+            Stack::DecoderSelf => self.decoder.as_ref()?.layers.get(layer).map(|l| &l.self_attn.sublayer),
+            Stack::DecoderCross => Some(&self.decoder.as_ref()?.layers.get(layer)?.cross_attn.as_ref()?.sublayer),
         }
     }
 
@@ -144,8 +157,8 @@ impl Staged {
     pub fn to_trace(&self, model: &Model) -> Result<Trace> {
         Ok(Trace {
             heads: self.heads,
-            encoder: Some(self.encoder.to_trace()),
-            decoder: Some(self.decoder.to_trace(model)?),
+            encoder: self.encoder.as_ref().map(|e| e.to_trace(model)).transpose()?,
+            decoder: self.decoder.as_ref().map(|d| d.to_trace(model)).transpose()?,
         })
     }
 }
@@ -262,14 +275,41 @@ impl Session {
         Ok(StagedEncoder { embed, layers, memory })
     }
 
-    /// The whole run over source ids `(S)` and decoder input ids `(T)`, reusing every stage
-    /// whose inputs did not change: [`Model::forward`]'s trace, stage by stage, without the
-    /// generator (see [`StagedDecoder::logits`]). Checks like [`Model::forward`], except that
-    /// the overflow check looks at the decoder output instead of the logits.
+    /// The whole run over source ids `(S)` and decoder input ids `(T)` (a side the model lacks
+    /// is empty), reusing every stage whose inputs did not change: [`Model::forward`]'s trace,
+    /// stage by stage, without the generator (see [`StagedDecoder::logits`]). Checks like
+    /// [`Model::forward`], except that the overflow check looks at the decoder output instead of
+    /// the logits.
     pub fn run(&mut self, model: &Model, src: &[u32], tgt: &[u32], opts: &RunOptions) -> Result<Staged> {
         let h = opts.heads_for(&model.config)?;
+        opts.validate(&model.config)?;
+        if model.encoder.is_none() && !src.is_empty() {
+            return Err(input_err!("this decoder-only model reads no source"));
+        }
+        if model.decoder.is_none() && !tgt.is_empty() {
+            return Err(input_err!("this encoder-only model reads no target"));
+        }
+        let encoder = match model.encoder {
+            Some(_) => Some(self.encode(model, src, opts)?),
+            None => None,
+        };
+        let decoder = match model.decoder {
+            Some(_) => Some(self.decode(model, tgt, encoder.as_ref().map(|e| &e.memory), opts)?),
+            None => None,
+        };
+        Ok(Staged { heads: h, encoder, decoder })
+    }
+
+    /// The decoder's stages over target ids `(T)` and, for an encoder-decoder, the memory.
+    fn decode(
+        &mut self,
+        model: &Model,
+        tgt: &[u32],
+        memory: Option<&Rc<Mat>>,
+        opts: &RunOptions,
+    ) -> Result<StagedDecoder> {
+        let h = opts.heads_for(&model.config)?;
         model.check_ids("target", tgt, model.config.tgt_vocab.len())?;
-        let encoder = self.encode(model, src, opts)?;
         let dec = model.decoder_stack()?;
         let nf = dec.norm_first;
         let mut dirty = false;
@@ -286,22 +326,26 @@ impl Session {
             let key = Key { h, scale: opts.scale, causal: opts.causal_decoder, ..owned(&edits) };
             let self_attn =
                 stage(&mut slots.self_attn, key, &mut dirty, || layer.self_attention(y, h, opts, nf, &edits));
-            let edits = edits_for(opts, Stack::DecoderCross, l);
-            let memory = Some(Rc::clone(&encoder.memory));
-            let key = Key { h, scale: opts.scale, memory, ..owned(&edits) };
-            let cross =
-                layer.cross.as_ref().ok_or_else(|| input_err!("an incremental run needs an encoder-decoder"))?;
-            let cross_attn = stage(&mut slots.cross_attn, key, &mut dirty, || {
-                cross.forward(self_attn.output(), &encoder.memory.0, h, opts, nf, &edits)
-            });
-            let ffn = stage(&mut slots.ffn, Key::default(), &mut dirty, || layer.feed_forward(cross_attn.output(), nf));
+            let cross_attn = match (&layer.cross, memory) {
+                (Some(cross), Some(memory)) => {
+                    let edits = edits_for(opts, Stack::DecoderCross, l);
+                    let key = Key { h, scale: opts.scale, memory: Some(Rc::clone(memory)), ..owned(&edits) };
+                    Some(stage(&mut slots.cross_attn, key, &mut dirty, || {
+                        cross.forward(self_attn.output(), &memory.0, h, opts, nf, &edits)
+                    }))
+                }
+                (None, None) => None,
+                _ => return Err(input_err!("the decoder's cross-attention and the memory do not match")),
+            };
+            let input = cross_attn.as_ref().map_or(&*self_attn, |c| &**c).output();
+            let ffn = stage(&mut slots.ffn, Key::default(), &mut dirty, || layer.feed_forward(input, nf));
             layers.push(StagedDecoderLayer { self_attn, cross_attn, ffn });
         }
         let y: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output()); // (T, d_model)
         let output =
             stage(&mut self.output, Key::default(), &mut dirty, || Mat(final_norm(dec.norm.as_ref(), y.clone()))); // (T, d_model)
         finite("the decoder output", &output)?;
-        Ok(Staged { heads: h, encoder, decoder: StagedDecoder { embed, layers, output } })
+        Ok(StagedDecoder { embed, layers, output })
     }
 }
 

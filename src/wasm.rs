@@ -112,6 +112,16 @@ struct OptionsIn {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Info {
+    /// `encoder_decoder`, `encoder_only` or `decoder_only`.
+    architecture: crate::config::Architecture,
+    /// The attention sites, as data: `[{stack, id, letter, label, layers, heads, rows, cols,
+    /// causal}]` (see [`crate::config::Site`]).
+    sites: Vec<crate::config::Site>,
+    /// What the model's head gives: `translation`, `next_token`, `masked_token` or `none`.
+    output: &'static str,
+    /// The token sequence the reader's text becomes: `source` (a model with an encoder) or
+    /// `target` (a decoder-only model).
+    text: crate::config::Sequence,
     d_model: usize,
     nhead: usize,
     encoder_layers: usize,
@@ -181,6 +191,26 @@ struct Translation<'a> {
     trace: &'a Trace<DecoderBody>,
 }
 
+/// [`Lab::generate`]'s result.
+#[derive(Serialize)]
+struct Continuation<'a> {
+    /// The continuation.
+    text: String,
+    tokens: Vec<&'a str>,
+    /// The decoder input of the trace: the prompt + every generated token but the last.
+    decoder_tokens: Vec<&'a str>,
+    finished: bool,
+    steps: Vec<StepOut<'a>>,
+    trace: &'a Trace,
+}
+
+/// One mask of [`Lab::fill`].
+#[derive(Serialize)]
+struct MaskOut<'a> {
+    position: usize,
+    candidates: Vec<Candidate<'a>>,
+}
+
 /// How many next-token candidates each decoding step reports.
 const TOP_K: usize = 5;
 
@@ -208,13 +238,12 @@ impl Lab {
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8]) -> Result<Lab, JsError> {
         let model = Model::from_safetensors(bytes).map_err(err)?;
-        let arch = model.config.architecture;
-        if arch != crate::config::Architecture::EncoderDecoder {
-            return Err(JsError::new(&alloc::format!(
-                "this page shows encoder-decoder models (translators) for now; this file holds a {arch:?} model"
-            )));
-        }
-        let target = alloc::vec![model.tokenizer.bos];
+        // an encoder-decoder's decoder starts from <bos>; a decoder-only model reads the text
+        let target = if model.encoder.is_some() && model.decoder.is_some() {
+            alloc::vec![model.tokenizer.bos]
+        } else {
+            Vec::new()
+        };
         Ok(Lab {
             session: RefCell::new(Session::new()),
             shown: RefCell::new(Shown::default()),
@@ -230,7 +259,19 @@ impl Lab {
     /// The model's shape and the head counts a run may use.
     pub fn info(&self) -> Result<JsValue, JsError> {
         let c = &self.model.config;
+        let arch = c.architecture;
+        let output = match (arch, c.head, &self.model.mlm) {
+            (crate::config::Architecture::EncoderDecoder, _, _) => "translation",
+            (crate::config::Architecture::DecoderOnly, crate::config::Head::Lm, _) => "next_token",
+            (crate::config::Architecture::EncoderOnly, _, Some(_)) => "masked_token",
+            _ => "none",
+        };
+        let text = if arch.has_encoder() { crate::config::Sequence::Source } else { crate::config::Sequence::Target };
         let info = to_js(&Info {
+            architecture: arch,
+            sites: c.sites(),
+            output,
+            text,
             d_model: c.d_model,
             nhead: c.nhead,
             encoder_layers: c.num_encoder_layers,
@@ -249,28 +290,36 @@ impl Lab {
                 "none"
             },
         })?;
-        // `srcVocab`, the source words: one JSON text parsed by the browser (thousands of
-        // strings crossing one at a time took tens of milliseconds at start)
-        let words = serde_json::to_string(&c.src_vocab).map_err(|e| JsError::new(&alloc::format!("{e}")))?;
+        // `srcVocab`, the words of the reader's text (the source's; a decoder-only model's
+        // target): one JSON text parsed by the browser (thousands of strings crossing one at a
+        // time took tens of milliseconds at start)
+        let vocab = if arch.has_encoder() { &c.src_vocab } else { &c.tgt_vocab };
+        let words = serde_json::to_string(vocab).map_err(|e| JsError::new(&alloc::format!("{e}")))?;
         let vocab = js_sys::JSON::parse(&words).map_err(js_err)?;
         Reflect::set(&info, &JsValue::from_str("srcVocab"), &vocab).map_err(js_err)?;
         Ok(info)
     }
 
-    /// Tokenise a new source sentence; longer than `max_len` tokens is truncated and reported
-    /// in `dropped`. Returns `{tokens, ids, unknown, dropped}`.
+    /// Tokenise a new sentence: the source of a model with an encoder, the decoder's input
+    /// of a decoder-only model (`info().text` says which); longer than `max_len` tokens is
+    /// truncated and reported in `dropped`. Returns `{tokens, ids, unknown, dropped}`.
     #[wasm_bindgen(js_name = setSource)]
     pub fn set_source(&mut self, text: &str) -> Result<JsValue, JsError> {
-        let mut enc = self.model.tokenizer.encode_src(text).map_err(err)?;
+        let mut enc = self.encode_text(text).map_err(err)?;
         let max = self.model.config.max_len;
         let dropped = enc.tokens.len().saturating_sub(max);
         enc.tokens.truncate(max);
         enc.ids.truncate(max);
         enc.unknown.retain(|&i| i < max);
-        self.source = enc;
         self.dropped = dropped;
-        self.target.truncate(1);
         self.translation.clear();
+        if self.model.encoder.is_some() {
+            self.source = enc;
+            self.target.truncate(usize::from(self.model.decoder.is_some()));
+        } else {
+            self.target = enc.ids.clone();
+            self.source = enc;
+        }
         to_js(&Source { tokens: &self.source.tokens, ids: &self.source.ids, unknown: &self.source.unknown, dropped })
     }
 
@@ -278,11 +327,8 @@ impl Lab {
     /// `{tokens, ids, unknown}` (positions of the words outside the source vocabulary), for
     /// marking unknown words while the reader types. Empty text gives no tokens (not an error).
     pub fn tokenize(&self, text: &str) -> Result<JsValue, JsError> {
-        let enc = self.model.tokenizer.encode_src(text).unwrap_or(Encoded {
-            tokens: Vec::new(),
-            ids: Vec::new(),
-            unknown: Vec::new(),
-        });
+        let enc =
+            self.encode_text(text).unwrap_or(Encoded { tokens: Vec::new(), ids: Vec::new(), unknown: Vec::new() });
         to_js(&Source { tokens: &enc.tokens, ids: &enc.ids, unknown: &enc.unknown, dropped: 0 })
     }
 
@@ -397,6 +443,9 @@ impl Lab {
     /// `<unk>`), every other step `copy: null`.
     pub fn translate(&mut self) -> Result<JsValue, JsError> {
         self.need_source()?;
+        if self.model.config.architecture != crate::config::Architecture::EncoderDecoder {
+            return Err(JsError::new("translate needs an encoder-decoder model"));
+        }
         // the final pass without its generator: the (T, V) logits are made if JavaScript reads them
         let dec = greedy_body(&self.model, &self.source.ids, &self.opts, self.model.config.max_len).map_err(err)?;
         let body = dec.trace.decoder().map_err(err)?;
@@ -428,8 +477,57 @@ impl Lab {
         )
         .map_err(js_err)?;
         let output = dec.trace.decoder.map(|d| d.output).ok_or_else(|| JsError::new("no decoder output"))?;
-        Generated::attach(&decoder, Rc::clone(&self.model), Rc::new(output))?;
+        Generated::attach(&decoder, Rc::clone(&self.model), Head::Generator(Rc::new(output)))?;
         Ok(out)
+    }
+
+    /// Continue the text with a decoder-only model, greedily, for at most `steps` tokens (the
+    /// repeat rule of [`crate::decode`]). Returns `{text, tokens, decoder_tokens, finished,
+    /// steps: [{token, prob, blocked, top: [{token, prob}]}], trace}` like [`Lab::translate`]
+    /// (`text` is the continuation), and makes the prompt and every generated token but the
+    /// last the decoder input [`Lab::run`] uses.
+    pub fn generate(&mut self, steps: usize) -> Result<JsValue, JsError> {
+        self.need_source()?;
+        let prompt = self.source.ids.clone();
+        let dec = crate::decode::generate(&self.model, &prompt, &self.opts, steps).map_err(err)?;
+        self.target = dec.trace.decoder().map_err(err)?.embed.ids.clone();
+        let tok = &self.model.tokenizer;
+        let steps_out = dec.steps.iter().map(|s| step_out(&self.model, s, &[], None)).collect();
+        to_js(&Continuation {
+            text: tok.detokenize(&dec.tokens),
+            tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
+            decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
+            finished: dec.tokens.last() == Some(&tok.eos),
+            steps: steps_out,
+            trace: &dec.trace,
+        })
+    }
+
+    /// The masked-language model's guesses for every mask token of the current source:
+    /// `[{position, candidates: [{token, prob}]}]` (its `k` most probable tokens, most probable
+    /// first), from the current run (options, edits and knock-outs in force).
+    pub fn fill(&self, k: usize) -> Result<JsValue, JsError> {
+        let mask = self.model.tokenizer.mask().ok_or_else(|| JsError::new("this model has no mask token"))?;
+        let positions: Vec<usize> = (0..self.source.ids.len()).filter(|&i| self.source.ids[i] == mask).collect();
+        let staged = self.staged()?;
+        let encoder = staged.encoder.as_ref().ok_or_else(|| JsError::new("this model has no encoder"))?;
+        let logits = encoder
+            .logits(&self.model)
+            .map_err(err)?
+            .ok_or_else(|| JsError::new("this model has no masked-LM head"))?;
+        let vocab = &self.model.config.src_vocab;
+        let masks: Vec<MaskOut> = crate::fill::predict(&logits, &positions, k)
+            .into_iter()
+            .map(|m| MaskOut {
+                position: m.position,
+                candidates: m
+                    .candidates
+                    .iter()
+                    .map(|&(id, prob)| Candidate { token: vocab.get(id as usize).map_or("?", String::as_str), prob })
+                    .collect(),
+            })
+            .collect();
+        to_js(&masks)
     }
 
     /// One forward pass over the current source and decoder input (from the last
@@ -447,11 +545,14 @@ impl Lab {
         let staged = self.staged()?;
         let mut shown = self.shown.borrow_mut();
         let make = matrix.as_ref();
-        let trace = obj(&[
-            ("heads", staged.heads.into()),
-            ("encoder", shown.encoder(&staged.encoder, make)?),
-            ("decoder", shown.decoder(&staged.decoder, &self.model, make)?),
-        ])?;
+        let mut fields = alloc::vec![("heads", JsValue::from(staged.heads))];
+        if let Some(encoder) = &staged.encoder {
+            fields.push(("encoder", shown.encoder(encoder, &self.model, make)?));
+        }
+        if let Some(decoder) = &staged.decoder {
+            fields.push(("decoder", shown.decoder(decoder, &self.model, make)?));
+        }
+        let trace = obj(&fields)?;
         let tok = &self.model.tokenizer;
         let tokens: Vec<&str> = self.target.iter().map(|&t| tok.tgt_token(t)).collect();
         obj(&[("decoder_tokens", to_js(&tokens)?), ("trace", trace)])
@@ -474,13 +575,22 @@ impl Lab {
     #[wasm_bindgen(js_name = setIds)]
     pub fn set_ids(&mut self, src: &[u32], tgt: &[u32]) -> Result<(), JsError> {
         let c = &self.model.config;
-        for (side, ids, vocab) in [("source", src, c.src_vocab.len()), ("target", tgt, c.tgt_vocab.len())] {
-            if ids.is_empty() || ids.len() > c.max_len || ids.iter().any(|&id| id as usize >= vocab) {
+        let sides = [
+            ("source", src, c.src_vocab.len(), c.architecture.has_encoder()),
+            ("target", tgt, c.tgt_vocab.len(), c.architecture.has_decoder()),
+        ];
+        for (side, ids, vocab, has) in sides {
+            if !has && !ids.is_empty() {
+                return Err(JsError::new(&alloc::format!("this model reads no {side}: give no {side} ids")));
+            }
+            if has && (ids.is_empty() || ids.len() > c.max_len || ids.iter().any(|&id| id as usize >= vocab)) {
                 return Err(JsError::new(&alloc::format!("{side} ids: give 1..={} ids below {vocab}", c.max_len)));
             }
         }
-        let tokens = src.iter().map(|&id| c.src_vocab[id as usize].clone()).collect();
-        self.source = Encoded { tokens, ids: src.to_vec(), unknown: Vec::new() };
+        let vocab = if c.architecture.has_encoder() { &c.src_vocab } else { &c.tgt_vocab };
+        let text = if c.architecture.has_encoder() { src } else { tgt };
+        let tokens = text.iter().map(|&id| vocab[id as usize].clone()).collect();
+        self.source = Encoded { tokens, ids: text.to_vec(), unknown: Vec::new() };
         self.dropped = 0;
         self.target = tgt.to_vec();
         self.translation.clear();
@@ -504,8 +614,9 @@ impl Lab {
     pub fn run_encoder(&self, matrix: Option<Function>) -> Result<JsValue, JsError> {
         self.need_source()?;
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
+        self.model.encoder_stack().map_err(err)?;
         let encoder = self.session.borrow_mut().encode(&self.model, &self.source.ids, &self.opts).map_err(err)?;
-        let encoder = self.shown.borrow_mut().encoder(&encoder, matrix.as_ref())?;
+        let encoder = self.shown.borrow_mut().encoder(&encoder, &self.model, matrix.as_ref())?;
         obj(&[("heads", heads.into()), ("encoder", encoder)])
     }
 
@@ -521,10 +632,15 @@ impl Lab {
     #[wasm_bindgen(js_name = headImportance)]
     pub fn head_importance(&self) -> Result<JsValue, JsError> {
         self.need_source()?;
-        if self.translation.is_empty() {
+        // an encoder-decoder's translation given its source; a decoder-only model's text
+        let (src, sequence): (&[u32], &[u32]) = match self.model.config.architecture {
+            crate::config::Architecture::DecoderOnly => (&[], &self.target),
+            _ => (&self.source.ids, &self.translation),
+        };
+        if sequence.is_empty() {
             return Err(JsError::new("no translation yet: call translate first"));
         }
-        let imp = head_importance(&self.model, &self.source.ids, &self.translation, &self.opts).map_err(err)?;
+        let imp = head_importance(&self.model, src, sequence, &self.opts).map_err(err)?;
         let names: Vec<String> = imp.heads.iter().map(|h| alloc::format!("{}", h.head)).collect();
         let log_prob: Vec<f32> = imp.heads.iter().map(|h| h.log_prob).collect();
         let delta: Vec<f32> = imp.heads.iter().map(|h| h.delta).collect();
@@ -569,7 +685,16 @@ impl Lab {
     /// The current run's stages (incremental: nothing is recomputed when nothing changed).
     fn staged(&self) -> Result<Staged, JsError> {
         self.need_source()?;
-        self.session.borrow_mut().run(&self.model, &self.source.ids, &self.target, &self.opts).map_err(err)
+        let src: &[u32] = if self.model.encoder.is_some() { &self.source.ids } else { &[] };
+        self.session.borrow_mut().run(&self.model, src, &self.target, &self.opts).map_err(err)
+    }
+
+    /// The reader's text in tokens: the source of a model with an encoder, else the target.
+    fn encode_text(&self, text: &str) -> crate::Result<Encoded> {
+        match self.model.encoder {
+            Some(_) => self.model.tokenizer.encode_src(text),
+            None => self.model.tokenizer.encode_tgt(text),
+        }
     }
 
     fn need_source(&self) -> Result<(), JsError> {
@@ -765,8 +890,9 @@ impl Shown {
             .or_else(|| self.output.matrix(key))
     }
 
-    /// `{embed, layers, memory}`, as `EncoderTrace` serialises.
-    fn encoder(&mut self, enc: &StagedEncoder, make: Option<&Function>) -> Result<JsValue, JsError> {
+    /// `{embed, layers, memory}`, as `EncoderTrace` serialises; for a masked-language model
+    /// also `logits` and `probs` `(S, V)`, getters that run its head on first read.
+    fn encoder(&mut self, enc: &StagedEncoder, model: &Rc<Model>, make: Option<&Function>) -> Result<JsValue, JsError> {
         if let Some((seen, js, copied)) = &self.encoder {
             let same = Rc::ptr_eq(&seen.embed, &enc.embed)
                 && Rc::ptr_eq(&seen.memory, &enc.memory)
@@ -787,6 +913,9 @@ impl Shown {
             ("layers", layers.into()),
             ("memory", self.memory.get(&enc.memory, make, key)?),
         ])?;
+        if model.mlm.is_some() {
+            Generated::attach(&js, Rc::clone(model), Head::Mlm(Rc::clone(&enc.memory)))?;
+        }
         self.encoder = Some((enc.clone(), js.clone(), make.is_none()));
         Ok(js)
     }
@@ -800,7 +929,11 @@ impl Shown {
                 && seen.layers.len() == dec.layers.len()
                 && seen.layers.iter().zip(&dec.layers).all(|(a, b)| {
                     Rc::ptr_eq(&a.self_attn, &b.self_attn)
-                        && Rc::ptr_eq(&a.cross_attn, &b.cross_attn)
+                        && match (&a.cross_attn, &b.cross_attn) {
+                            (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+                            (None, None) => true,
+                            _ => false,
+                        }
                         && Rc::ptr_eq(&a.ffn, &b.ffn)
                 });
             if same && (*copied || make.is_some()) {
@@ -812,18 +945,21 @@ impl Shown {
         self.dec_ffn.resize_with(dec.layers.len(), Slot::default);
         let layers = Array::new();
         for ((slots, ffn), layer) in self.dec_layers.iter_mut().zip(self.dec_ffn.iter_mut()).zip(&dec.layers) {
-            layers.push(&obj(&[
-                ("self_attn", slots[0].get(&layer.self_attn, make, key)?),
-                ("cross_attn", slots[1].get(&layer.cross_attn, make, key)?),
-                ("ffn", ffn.get(&layer.ffn, make, key)?),
-            ])?);
+            let mut fields = alloc::vec![("self_attn", slots[0].get(&layer.self_attn, make, key)?)];
+            if let Some(cross) = &layer.cross_attn {
+                fields.push(("cross_attn", slots[1].get(cross, make, key)?));
+            }
+            fields.push(("ffn", ffn.get(&layer.ffn, make, key)?));
+            layers.push(&obj(&fields)?);
         }
         let js = obj(&[
             ("embed", self.dec_embed.get(&dec.embed, make, key)?),
             ("layers", layers.into()),
             ("output", self.output.get(&dec.output, make, key)?),
         ])?;
-        Generated::attach(&js, Rc::clone(model), Rc::clone(&dec.output))?;
+        if model.decoder_stack().map_err(err)?.generator.is_some() {
+            Generated::attach(&js, Rc::clone(model), Head::Generator(Rc::clone(&dec.output)))?;
+        }
         self.decoder = Some((dec.clone(), js.clone(), make.is_none()));
         Ok(js)
     }
@@ -840,10 +976,18 @@ pub struct Generated {
     state: Generation,
 }
 
+/// The head a [`Generated`] runs, and the vectors it runs on.
+enum Head {
+    /// The generator over the decoder output `(T, d_model)`.
+    Generator(Rc<Mat>),
+    /// The masked-LM head over the encoder's memory `(S, d_model)`.
+    Mlm(Rc<Mat>),
+}
+
 /// Where a [`Generated`] stands.
 enum Generation {
-    /// Not read yet: the decoder output `(T, d_model)` the generator will run on.
-    Pending(Rc<Mat>),
+    /// Not read yet: the head and the vectors it will run on.
+    Pending(Head),
     /// `{rows, cols, data}` of the logits and of the probabilities (they live on in JavaScript).
     Made(JsValue, JsValue),
 }
@@ -851,8 +995,8 @@ enum Generation {
 impl Generated {
     /// Defines `logits` and `probs` on the JS object `decoder` as enumerable getters over a new
     /// `Generated`.
-    fn attach(decoder: &JsValue, model: Rc<Model>, output: Rc<Mat>) -> Result<(), JsError> {
-        let generated: JsValue = Generated { model, state: Generation::Pending(output) }.into();
+    fn attach(decoder: &JsValue, model: Rc<Model>, head: Head) -> Result<(), JsError> {
+        let generated: JsValue = Generated { model, state: Generation::Pending(head) }.into();
         for name in ["logits", "probs"] {
             let method: Function = Reflect::get(&generated, &JsValue::from_str(name))
                 .map_err(js_err)?
@@ -886,9 +1030,17 @@ impl Generated {
     }
 
     fn make(&mut self) -> Result<(JsValue, JsValue), JsError> {
-        if let Generation::Pending(output) = &self.state {
+        if let Generation::Pending(head) = &self.state {
             // an error (overflowing logits) leaves it pending: a later read says so again
-            let logits = self.model.generate(output).map_err(err)?; // (T, d_model) -> (T, V)
+            let logits = match head {
+                Head::Generator(output) => self.model.generate(output).map_err(err)?, // (T, d_model) -> (T, V)
+                Head::Mlm(memory) => {
+                    let mlm = self.model.mlm.as_ref().ok_or_else(|| JsError::new("no masked-LM head"))?;
+                    let logits = Mat(mlm.forward(memory)); // (S, d_model) -> (S, V)
+                    crate::model::finite("the logits", &logits).map_err(err)?;
+                    logits
+                }
+            };
             let probs = Mat(softmax_rows(&logits)); // (T, V), rows sum to 1
             self.state = Generation::Made(to_js(&logits)?, to_js(&probs)?);
         }

@@ -638,3 +638,94 @@ fn translated_lab() -> Lab {
     lab.translate().unwrap();
     lab
 }
+
+/// A BERT-style model (encoder-only, MLM head; `tests/fixtures/families/`, from transformers).
+const BERT: &[u8] = include_bytes!("../fixtures/families/bert_mlm_gelu.safetensors");
+/// A GPT-2-style model (decoder-only, tied LM head).
+const GPT2: &[u8] = include_bytes!("../fixtures/families/gpt2_lm.safetensors");
+
+/// The weights of every head of `site`'s layers in a `run()` trace, against the engine's own
+/// `Model::forward` on the same ids: the Lab's incremental path gives the very numbers.
+fn same_weights_as_forward(out: &JsValue, part: &str, site: attnscope::Stack, trace: &attnscope::Trace) {
+    let layers = trace.site(site);
+    assert!(!layers.is_empty());
+    for (l, attn) in layers.iter().enumerate() {
+        for (h, head) in attn.heads.iter().enumerate() {
+            let path = format!("trace.{part}.layers.{l}.self_attn.sublayer.heads.{h}.weights");
+            let (_, _, data) = mat(out, &path);
+            assert_eq!(data, head.weights.row_major(), "{path}");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_bert_lab_describes_its_one_site_and_runs_the_encoder_alone() {
+    let mut lab = Lab::new(BERT).unwrap();
+    let info = lab.info().unwrap();
+    assert_eq!(get(&info, "architecture").as_string().unwrap(), "encoder_only");
+    assert_eq!(get(&info, "output").as_string().unwrap(), "masked_token");
+    assert_eq!(get(&info, "text").as_string().unwrap(), "source");
+    let sites = Array::from(&get(&info, "sites"));
+    assert_eq!(sites.length(), 1);
+    assert_eq!(get(&sites.get(0), "id").as_string().unwrap(), "encoder");
+    assert_eq!(get(&sites.get(0), "causal").as_bool(), Some(false));
+
+    let ids = [2u32, 10, 4, 12, 3]; // [CLS] w [MASK] w [SEP] (the fixture's placeholder specials)
+    lab.set_ids(&ids, &[]).unwrap();
+    assert!(lab.set_ids(&ids, &[1]).is_err(), "an encoder-only model reads no target");
+    let out = lab.run(None).unwrap();
+    assert!(get(&out, "trace.decoder").is_undefined(), "no decoder in the trace");
+    let model = attnscope::Model::from_safetensors(BERT).unwrap();
+    let trace = model.forward(&ids, &[], &attnscope::RunOptions::default()).unwrap();
+    same_weights_as_forward(&out, "encoder", attnscope::Stack::Encoder, &trace);
+    let (rows, cols, logits) = mat(&out, "trace.encoder.logits");
+    assert_eq!((rows, cols), (5, 40));
+    assert_eq!(logits, trace.encoder().unwrap().logits.as_ref().unwrap().row_major());
+
+    // the mask's candidates: the top of its row's softmax, most probable first
+    let masks = Array::from(&lab.fill(3).unwrap());
+    assert_eq!(masks.length(), 1);
+    assert_eq!(num(&masks.get(0), "position"), 2.0);
+    let probs: Vec<f64> = Array::from(&get(&masks.get(0), "candidates")).iter().map(|c| num(&c, "prob")).collect();
+    assert_eq!(probs.len(), 3);
+    assert!(probs.windows(2).all(|w| w[0] >= w[1]), "{probs:?}");
+    let (_, _, p) = mat(&out, "trace.encoder.probs");
+    let row = &p[2 * 40..3 * 40];
+    let best = row.iter().cloned().fold(f32::MIN, f32::max);
+    assert!((probs[0] as f32 - best).abs() < 1e-6, "the first candidate has the row's largest probability");
+    assert!(lab.translate().is_err(), "an encoder-only model does not translate");
+}
+
+#[wasm_bindgen_test]
+fn a_gpt2_lab_runs_the_decoder_alone_and_continues_a_text() {
+    let mut lab = Lab::new(GPT2).unwrap();
+    let info = lab.info().unwrap();
+    assert_eq!(get(&info, "architecture").as_string().unwrap(), "decoder_only");
+    assert_eq!(get(&info, "output").as_string().unwrap(), "next_token");
+    assert_eq!(get(&info, "text").as_string().unwrap(), "target");
+    let sites = Array::from(&get(&info, "sites"));
+    assert_eq!(sites.length(), 1);
+    assert_eq!(get(&sites.get(0), "id").as_string().unwrap(), "decoder_self");
+    assert_eq!(get(&sites.get(0), "causal").as_bool(), Some(true));
+
+    let ids = [5u32, 7, 9];
+    lab.set_ids(&[], &ids).unwrap();
+    let out = lab.run(None).unwrap();
+    assert!(get(&out, "trace.encoder").is_undefined(), "no encoder in the trace");
+    assert!(get(&out, "trace.decoder.layers.0.cross_attn").is_undefined(), "no cross-attention");
+    let model = attnscope::Model::from_safetensors(GPT2).unwrap();
+    let trace = model.forward(&[], &ids, &attnscope::RunOptions::default()).unwrap();
+    same_weights_as_forward(&out, "decoder", attnscope::Stack::DecoderSelf, &trace);
+    let (_, _, w) = mat(&out, "trace.decoder.layers.0.self_attn.sublayer.heads.0.weights");
+    assert_eq!(w[1], 0.0, "causal: the first token does not see the second");
+
+    // generate: four more tokens, as the library's decode::generate gives them
+    let gen = lab.generate(4).unwrap();
+    let want = attnscope::decode::generate(&model, &ids, &attnscope::RunOptions::default(), 4).unwrap();
+    let tokens: Vec<String> = Array::from(&get(&gen, "tokens")).iter().map(|t| t.as_string().unwrap()).collect();
+    let want_tokens: Vec<String> = want.tokens.iter().map(|&t| model.tokenizer.tgt_token(t).to_string()).collect();
+    assert_eq!(tokens, want_tokens);
+    // and the next run reads the prompt and the continuation (but its last token)
+    let out = lab.run(None).unwrap();
+    assert_eq!(Array::from(&get(&out, "decoder_tokens")).length(), 3 + 4 - 1);
+}
