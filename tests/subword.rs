@@ -285,3 +285,43 @@ fn hostile_text_never_panics() {
         fuzz_check::check(data);
     }
 }
+
+#[test]
+fn nfd_equals_unicode_normalization() {
+    use attnscope::subword::wordpiece::nfd;
+    use unicode_normalization::UnicodeNormalization;
+    // every scalar value alone, then each after "a" and before two marks of different classes
+    // (U+0301 class 230, U+0323 class 220: canonical ordering swaps them)
+    for u in 0..=0x10FFFFu32 {
+        let Some(c) = char::from_u32(u) else { continue };
+        for s in [c.to_string(), format!("a{c}\u{301}\u{323}")] {
+            let want: Vec<char> = s.nfd().collect();
+            assert_eq!(nfd(&s), want, "U+{u:04X} in {s:?}");
+        }
+    }
+}
+
+#[test]
+fn huge_words_take_linear_time() {
+    // a 1 MB word with max_chars_per_word past its length: the search starts at the longest
+    // token, so this is quick (the naive search would try a million candidates per piece)
+    let cfg =
+        serde_json::from_value(serde_json::json!({"kind": "word_piece", "max_chars_per_word": 10_000_000})).unwrap();
+    let sw = Subword::new(&cfg, &vocab(&["[UNK]", "a", "##a", "##aa"]), Some("[UNK]")).unwrap();
+    let start = std::time::Instant::now();
+    let pieces = sw.encode(&"a".repeat(1_000_001));
+    assert_eq!(pieces.len(), 1 + 500_000); // a, then ##aa x 500,000
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    // BPE and unigram on a megabyte without spaces
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+    for name in ["gpt2", "marian"] {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+        let meta = &doc["metadata"];
+        let cfg: SubwordConfig = serde_json::from_value(meta["subword"].clone()).unwrap();
+        let sw = Subword::new(&cfg, &strings(&meta["vocab"]), meta["specials"]["unk"].as_str()).unwrap();
+        let start = std::time::Instant::now();
+        assert!(!sw.encode(&"abcé한".repeat(100_000)).is_empty());
+        assert!(start.elapsed().as_secs() < 10, "{name}: {:?}", start.elapsed());
+    }
+}

@@ -151,13 +151,15 @@ pub struct Subword {
     vocab: Vec<String>,
     ids: HashMap<String, u32>,
     unk: Option<u32>,
+    /// byte length of the longest token
+    longest: usize,
     algo: Algo,
 }
 
 #[derive(Debug, Clone)]
 enum Algo {
     WordPiece(wordpiece::WordPiece),
-    Bpe(bpe::Bpe),
+    Bpe(alloc::boxed::Box<bpe::Bpe>),
     Unigram(unigram::Unigram),
 }
 
@@ -196,7 +198,7 @@ impl Subword {
                 Algo::WordPiece(wordpiece::WordPiece::new(cfg)?)
             }
             SubwordConfig::Bpe { merges, add_prefix_space } => {
-                Algo::Bpe(bpe::Bpe::new(merges, *add_prefix_space, &ids)?)
+                Algo::Bpe(alloc::boxed::Box::new(bpe::Bpe::new(merges, *add_prefix_space, &ids)?))
             }
             SubwordConfig::Unigram { .. } => {
                 if unk.is_none() {
@@ -205,7 +207,8 @@ impl Subword {
                 Algo::Unigram(unigram::Unigram::new(cfg)?)
             }
         };
-        Ok(Subword { vocab: vocab.to_vec(), ids, unk, algo })
+        let longest = vocab.iter().map(String::len).max().unwrap_or(0);
+        Ok(Subword { vocab: vocab.to_vec(), ids, unk, longest, algo })
     }
 
     /// Split `text` into vocabulary pieces, as Hugging Face's tokenizer does without special
@@ -214,7 +217,7 @@ impl Subword {
     pub fn encode(&self, text: &str) -> Vec<Piece> {
         let mut out = Vec::new();
         match &self.algo {
-            Algo::WordPiece(w) => w.encode(text, &self.ids, self.unk.unwrap_or(0), &mut out),
+            Algo::WordPiece(w) => w.encode(text, &self.ids, self.unk.unwrap_or(0), self.longest, &mut out),
             Algo::Bpe(b) => b.encode(text, &self.vocab, self.unk, &mut out),
             Algo::Unigram(u) => u.encode(text, &self.ids, self.unk.unwrap_or(0), &mut out),
         }
