@@ -293,8 +293,23 @@ fn hostile_text_never_panics() {
         // ids past the vocabulary are skipped
         assert_eq!(sw.decode(&[u32::MAX]), "");
     }
-    // the fuzz target's check, on a few inputs
+    // the fuzz target's check, on its seeds and a few inputs
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/subword");
+    let mut inputs: Vec<Vec<u8>> =
+        std::fs::read_dir(seeds).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect();
+    assert!(inputs.len() >= 3);
+    for data in &inputs {
+        // each seed builds its tokenizer (so the fuzzer starts from inputs that get past `new`)
+        let json = &data[..data.iter().position(|&b| b == 0xFF).unwrap()];
+        let v: Value = serde_json::from_slice(json).unwrap();
+        let cfg: SubwordConfig = serde_json::from_value(v["subword"].clone()).unwrap();
+        let sw = Subword::new(&cfg, &strings(&v["vocab"]), v["unk"].as_str()).unwrap();
+        assert!(!sw.encode(&String::from_utf8_lossy(&data[json.len() + 1..])).is_empty());
+    }
     for data in [&b""[..], b"\x00", b"{\"kind\":\"bpe\",\"merges\":[\"a b\"]}\xffab ab", b"\x02\xff\xff\xff"] {
+        inputs.push(data.to_vec());
+    }
+    for data in &inputs {
         fuzz_check::check(data);
     }
 }

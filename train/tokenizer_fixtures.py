@@ -252,6 +252,7 @@ def main():
             json.dump(lines, f, ensure_ascii=False)
     tmp = tempfile.mkdtemp(prefix="tokfix-")
     try:
+        assert tokenizer_metadata(tmp) is None, "a directory without tokenizer files gives None"
         en, ko = training_text(tmp)
         tok, d = build_bert_uncased(tmp, en)
         write("bert-uncased", tokenizer_metadata(d), lines, {"subword": cases(tok, lines)})
