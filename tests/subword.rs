@@ -264,6 +264,7 @@ fn hostile_data_is_an_error() {
         escape_whitespaces: true,
         special_tokens: vec![],
         clean_up_spaces: false,
+        language_code: false,
     };
     let uv = vocab(&["<unk>", "a"]);
     assert!(err(&uni(vec![("a".into(), f32::NAN)], None), &uv, Some("<unk>")).contains("NaN"));

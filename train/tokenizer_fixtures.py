@@ -160,7 +160,7 @@ def build_marian(tmp, en, ko):
     tgt = os.path.join(tmp, "target")
     spm.SentencePieceTrainer.train(input=en, model_prefix=src, vocab_size=2000, minloglevel=2, **common)
     spm.SentencePieceTrainer.train(input=ko, model_prefix=tgt, vocab_size=1500, minloglevel=2, **common)
-    vocab = {"</s>": 0, "<unk>": 1}
+    vocab = {"</s>": 0, "<unk>": 1, ">>fr<<": 2, ">>ko<<": 3}
     for path in (src + ".vocab", tgt + ".vocab"):
         with open(path, encoding="utf-8") as f:
             for line in f:

@@ -129,6 +129,10 @@ pub enum SubwordConfig {
         /// Decoding: `clean_up_tokenization_spaces` of `tokenizer_config.json` (default false).
         #[serde(default)]
         clean_up_spaces: bool,
+        /// Marian's target-language code: text starting `>>xx<<` gives the token `>>xx<<` (looked
+        /// up in the vocabulary) and the rest is encoded as usual (default false).
+        #[serde(default)]
+        language_code: bool,
     },
 }
 
