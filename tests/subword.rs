@@ -367,3 +367,60 @@ fn huge_words_take_linear_time() {
         assert!(start.elapsed().as_secs() < 10, "{name}: {:?}", start.elapsed());
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fixture_tokenizers() -> Vec<(String, Subword)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+        let mut out = Vec::new();
+        for name in ["bert-uncased", "bert-cased", "gpt2", "gpt2-prefix", "marian"] {
+            let doc = read_fixture(&dir, name);
+            let meta = &doc["metadata"];
+            for side in ["subword", "target_subword"] {
+                if meta.get(side).is_some() {
+                    let cfg: SubwordConfig = serde_json::from_value(meta[side].clone()).unwrap();
+                    let sw = Subword::new(&cfg, &strings(&meta["vocab"]), meta["specials"]["unk"].as_str()).unwrap();
+                    out.push((format!("{name} {side}"), sw));
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any text: ids inside the vocabulary, known pieces are their tokens, decode returns.
+        #[test]
+        fn any_text(text in "\\PC{0,40}|[ \\t\\n'a-zA-Z0-9\u{300}-\u{36f}\u{ac00}-\u{ac10}\u{1f44d}\u{200d}]{0,40}") {
+            thread_local!(static TOKS: Vec<(String, Subword)> = fixture_tokenizers());
+            TOKS.with(|toks| {
+                for (name, sw) in toks {
+                    let pieces = sw.encode(&text);
+                    for p in &pieces {
+                        let token = &sw.vocab()[p.id as usize];
+                        assert!(!p.known || &p.text == token, "{name}: {p:?} is not {token:?}");
+                    }
+                    let ids: Vec<u32> = pieces.iter().map(|p| p.id).collect();
+                    let _ = sw.decode(&ids);
+                }
+            });
+        }
+
+        /// The fuzz check on mutated seeds (configs that build, then corrupted bytes).
+        #[test]
+        fn mutated_seeds(seed in 0usize..3, edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..6)) {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/subword");
+            let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+            files.sort();
+            let mut data = std::fs::read(&files[seed % files.len()]).unwrap();
+            for (at, b) in edits {
+                let n = data.len();
+                data[at % n] = b;
+            }
+            fuzz_check::check(&data);
+        }
+    }
+}
