@@ -21,6 +21,20 @@ fn strings(v: &Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
 }
 
+/// A fixture; a metadata field given as a file name ("gpt2.json") is that fixture's field.
+fn read_fixture(dir: &Path, name: &str) -> Value {
+    let read =
+        |name: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap() };
+    let mut doc = read(&format!("{name}.json"));
+    if let Some(other) = doc["metadata"]["vocab"].as_str().map(String::from) {
+        doc["metadata"]["vocab"] = read(&other)["metadata"]["vocab"].clone();
+    }
+    if let Some(other) = doc["metadata"]["subword"]["merges"].as_str().map(String::from) {
+        doc["metadata"]["subword"]["merges"] = read(&other)["metadata"]["subword"]["merges"].clone();
+    }
+    doc
+}
+
 /// Check one fixture side; returns (lines, failures as messages).
 fn agree(name: &str, meta: &Value, side: &str, cases: &Value, lines: &[String]) -> (usize, Vec<String>) {
     let cfg: SubwordConfig = serde_json::from_value(meta[side].clone()).unwrap();
@@ -60,23 +74,35 @@ fn agree(name: &str, meta: &Value, side: &str, cases: &Value, lines: &[String]) 
 
 #[test]
 fn agrees_with_hugging_face_on_the_corpus() {
-    let lines = corpus();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+    agree_all(&dir, &corpus());
+}
+
+/// `ATTNSCOPE_SUBWORD_DIFF=DIR`: the same check on the random lines that
+/// `train/tokenizer_fixtures.py --random N DIR` wrote (not committed; skipped without the variable).
+#[test]
+fn agrees_with_hugging_face_on_random_text() {
+    let Some(dir) = std::env::var_os("ATTNSCOPE_SUBWORD_DIFF") else { return };
+    let dir = Path::new(&dir);
+    let lines: Vec<String> = serde_json::from_str(&std::fs::read_to_string(dir.join("lines.json")).unwrap()).unwrap();
+    agree_all(dir, &lines);
+}
+
+fn agree_all(dir: &Path, lines: &[String]) {
     let mut total = 0;
     let mut failures = Vec::new();
-    for name in ["bert-uncased", "bert-cased", "gpt2", "marian"] {
-        let doc: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+    for name in ["bert-uncased", "bert-cased", "gpt2", "gpt2-prefix", "marian"] {
+        let doc = read_fixture(dir, name);
         for side in ["subword", "target_subword"] {
             if let Some(cases) = doc["cases"].get(side) {
-                let (n, f) = agree(name, &doc["metadata"], side, cases, &lines);
+                let (n, f) = agree(name, &doc["metadata"], side, cases, lines);
                 eprintln!("{name} {side}: {} of {n} lines agree", n - f.len());
                 total += n;
                 failures.extend(f);
             }
         }
     }
-    assert!(total >= 5 * 273, "only {total} lines checked");
+    assert!(total >= 6 * lines.len(), "only {total} lines checked");
     assert!(failures.is_empty(), "{} of {total} lines differ:\n{}", failures.len(), failures.join("\n"));
 }
 
@@ -238,6 +264,7 @@ fn hostile_data_is_an_error() {
         escape_whitespaces: true,
         special_tokens: vec![],
         clean_up_spaces: false,
+        language_code: false,
     };
     let uv = vocab(&["<unk>", "a"]);
     assert!(err(&uni(vec![("a".into(), f32::NAN)], None), &uv, Some("<unk>")).contains("NaN"));
@@ -280,8 +307,120 @@ fn hostile_text_never_panics() {
         // ids past the vocabulary are skipped
         assert_eq!(sw.decode(&[u32::MAX]), "");
     }
-    // the fuzz target's check, on a few inputs
+    // the fuzz target's check, on its seeds and a few inputs
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/subword");
+    let mut inputs: Vec<Vec<u8>> =
+        std::fs::read_dir(seeds).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect();
+    assert!(inputs.len() >= 3);
+    for data in &inputs {
+        // each seed builds its tokenizer (so the fuzzer starts from inputs that get past `new`)
+        let json = &data[..data.iter().position(|&b| b == 0xFF).unwrap()];
+        let v: Value = serde_json::from_slice(json).unwrap();
+        let cfg: SubwordConfig = serde_json::from_value(v["subword"].clone()).unwrap();
+        let sw = Subword::new(&cfg, &strings(&v["vocab"]), v["unk"].as_str()).unwrap();
+        assert!(!sw.encode(&String::from_utf8_lossy(&data[json.len() + 1..])).is_empty());
+    }
     for data in [&b""[..], b"\x00", b"{\"kind\":\"bpe\",\"merges\":[\"a b\"]}\xffab ab", b"\x02\xff\xff\xff"] {
+        inputs.push(data.to_vec());
+    }
+    for data in &inputs {
         fuzz_check::check(data);
+    }
+}
+
+#[test]
+fn nfd_equals_unicode_normalization() {
+    use attnscope::subword::wordpiece::nfd;
+    use unicode_normalization::UnicodeNormalization;
+    // every scalar value alone, then each after "a" and before two marks of different classes
+    // (U+0301 class 230, U+0323 class 220: canonical ordering swaps them)
+    for u in 0..=0x10FFFFu32 {
+        let Some(c) = char::from_u32(u) else { continue };
+        for s in [c.to_string(), format!("a{c}\u{301}\u{323}")] {
+            let want: Vec<char> = s.nfd().collect();
+            assert_eq!(nfd(&s), want, "U+{u:04X} in {s:?}");
+        }
+    }
+}
+
+#[test]
+fn huge_words_take_linear_time() {
+    // a 1 MB word with max_chars_per_word past its length: the search starts at the longest
+    // token, so this is quick (the naive search would try a million candidates per piece)
+    let cfg =
+        serde_json::from_value(serde_json::json!({"kind": "word_piece", "max_chars_per_word": 10_000_000})).unwrap();
+    let sw = Subword::new(&cfg, &vocab(&["[UNK]", "a", "##a", "##aa"]), Some("[UNK]")).unwrap();
+    let start = std::time::Instant::now();
+    let pieces = sw.encode(&"a".repeat(1_000_001));
+    assert_eq!(pieces.len(), 1 + 500_000); // a, then ##aa x 500,000
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    // BPE and unigram on a megabyte without spaces
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+    for name in ["gpt2", "marian"] {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+        let meta = &doc["metadata"];
+        let cfg: SubwordConfig = serde_json::from_value(meta["subword"].clone()).unwrap();
+        let sw = Subword::new(&cfg, &strings(&meta["vocab"]), meta["specials"]["unk"].as_str()).unwrap();
+        let start = std::time::Instant::now();
+        assert!(!sw.encode(&"abcé한".repeat(100_000)).is_empty());
+        assert!(start.elapsed().as_secs() < 10, "{name}: {:?}", start.elapsed());
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fixture_tokenizers() -> Vec<(String, Subword)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+        let mut out = Vec::new();
+        for name in ["bert-uncased", "bert-cased", "gpt2", "gpt2-prefix", "marian"] {
+            let doc = read_fixture(&dir, name);
+            let meta = &doc["metadata"];
+            for side in ["subword", "target_subword"] {
+                if meta.get(side).is_some() {
+                    let cfg: SubwordConfig = serde_json::from_value(meta[side].clone()).unwrap();
+                    let sw = Subword::new(&cfg, &strings(&meta["vocab"]), meta["specials"]["unk"].as_str()).unwrap();
+                    out.push((format!("{name} {side}"), sw));
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any text: ids inside the vocabulary, known pieces are their tokens, decode returns.
+        #[test]
+        fn any_text(text in "\\PC{0,40}|[ \\t\\n'a-zA-Z0-9\u{300}-\u{36f}\u{ac00}-\u{ac10}\u{1f44d}\u{200d}]{0,40}") {
+            thread_local!(static TOKS: Vec<(String, Subword)> = fixture_tokenizers());
+            TOKS.with(|toks| {
+                for (name, sw) in toks {
+                    let pieces = sw.encode(&text);
+                    for p in &pieces {
+                        let token = &sw.vocab()[p.id as usize];
+                        assert!(!p.known || &p.text == token, "{name}: {p:?} is not {token:?}");
+                    }
+                    let ids: Vec<u32> = pieces.iter().map(|p| p.id).collect();
+                    let _ = sw.decode(&ids);
+                }
+            });
+        }
+
+        /// The fuzz check on mutated seeds (configs that build, then corrupted bytes).
+        #[test]
+        fn mutated_seeds(seed in 0usize..3, edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..6)) {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/subword");
+            let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+            files.sort();
+            let mut data = std::fs::read(&files[seed % files.len()]).unwrap();
+            for (at, b) in edits {
+                let n = data.len();
+                data[at % n] = b;
+            }
+            fuzz_check::check(&data);
+        }
     }
 }

@@ -196,8 +196,9 @@ def _marian(hf_dir, cfg):
     pad = _token_str(cfg.get("pad_token")) or "<pad>"
     # MarianTokenizer.decode writes its special tokens as they are, each followed by a space
     extra = {"special_tokens": [eos, unk, pad], "clean_up_spaces": bool(cfg.get("clean_up_tokenization_spaces", False))}
-    sub = dict(_spm_config(os.path.join(hf_dir, "source.spm")), **extra)
-    tgt = dict(_spm_config(os.path.join(hf_dir, "target.spm")), **extra)
+    # MarianTokenizer reads a leading ">>xx<<" target-language code (on either side)
+    sub = dict(_spm_config(os.path.join(hf_dir, "source.spm")), language_code=True, **extra)
+    tgt = dict(_spm_config(os.path.join(hf_dir, "target.spm")), language_code=True, **extra)
     specials = {"pad": pad, "bos": pad, "eos": eos, "unk": unk}
     return vocab, sub, specials, [], [eos], tgt
 

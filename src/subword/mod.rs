@@ -129,6 +129,10 @@ pub enum SubwordConfig {
         /// Decoding: `clean_up_tokenization_spaces` of `tokenizer_config.json` (default false).
         #[serde(default)]
         clean_up_spaces: bool,
+        /// Marian's target-language code: text starting `>>xx<<` gives the token `>>xx<<` (looked
+        /// up in the vocabulary) and the rest is encoded as usual (default false).
+        #[serde(default)]
+        language_code: bool,
     },
 }
 
@@ -151,6 +155,8 @@ pub struct Subword {
     vocab: Vec<String>,
     ids: HashMap<String, u32>,
     unk: Option<u32>,
+    /// byte length of the longest token
+    longest: usize,
     algo: Algo,
 }
 
@@ -205,7 +211,8 @@ impl Subword {
                 Algo::Unigram(unigram::Unigram::new(cfg)?)
             }
         };
-        Ok(Subword { vocab: vocab.to_vec(), ids, unk, algo })
+        let longest = vocab.iter().map(String::len).max().unwrap_or(0);
+        Ok(Subword { vocab: vocab.to_vec(), ids, unk, longest, algo })
     }
 
     /// Split `text` into vocabulary pieces, as Hugging Face's tokenizer does without special
@@ -214,7 +221,7 @@ impl Subword {
     pub fn encode(&self, text: &str) -> Vec<Piece> {
         let mut out = Vec::new();
         match &self.algo {
-            Algo::WordPiece(w) => w.encode(text, &self.ids, self.unk.unwrap_or(0), &mut out),
+            Algo::WordPiece(w) => w.encode(text, &self.ids, self.unk.unwrap_or(0), self.longest, &mut out),
             Algo::Bpe(b) => b.encode(text, &self.vocab, self.unk, &mut out),
             Algo::Unigram(u) => u.encode(text, &self.ids, self.unk.unwrap_or(0), &mut out),
         }

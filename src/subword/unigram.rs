@@ -15,6 +15,11 @@
 //!    one-character piece may also be taken alone as the unknown piece, scored the lowest piece
 //!    score minus 10. Ties keep the path found first (the earliest start, then the shortest
 //!    piece). Consecutive unknown characters are then one unknown piece.
+//!
+//! With `language_code` (Marian), text that starts with `>>` and has a `<<` first gives the token
+//! from `>>` to the end of `<<` (a target-language code such as `>>fr<<`) before the pieces of
+//! the rest, as `MarianTokenizer` does.
+//!
 //! 3. Ids: each piece, and each unknown run's text, is looked up in the model's vocabulary
 //!    (Marian's `vocab.json`, which may hold the other side's pieces too); what is not there gets
 //!    the unknown id.
@@ -55,6 +60,7 @@ pub struct Unigram {
     unk_piece: String,
     special_tokens: Vec<String>,
     clean_up_spaces: bool,
+    language_code: bool,
 }
 
 /// SentencePiece's precompiled character map: a Darts-clone double array and the replacement
@@ -150,6 +156,7 @@ impl Unigram {
             escape_whitespaces,
             special_tokens,
             clean_up_spaces,
+            language_code,
         } = cfg
         else {
             return Err(format_err!("unigram tokenizer built from another kind of configuration"));
@@ -204,6 +211,7 @@ impl Unigram {
             unk_piece: unk_piece.clone(),
             special_tokens: special_tokens.clone(),
             clean_up_spaces: *clean_up_spaces,
+            language_code: *language_code,
         })
     }
 
@@ -263,6 +271,16 @@ impl Unigram {
 
     /// Steps 2 and 3: the pieces of `text`.
     pub(super) fn encode(&self, text: &str, ids: &HashMap<String, u32>, unk: u32, out: &mut Vec<Piece>) {
+        let mut text = text;
+        if self.language_code && text.starts_with(">>") {
+            // MarianTokenizer.remove_language_code: ">>" up to the first "<<" is one token
+            if let Some(end) = text.find("<<") {
+                let code = &text[..end + 2];
+                let id = ids.get(code).copied();
+                out.push(Piece { id: id.unwrap_or(unk), text: String::from(code), known: id.is_some() });
+                text = &text[end + 2..];
+            }
+        }
         let norm = self.normalize(text);
         let offsets: Vec<usize> = norm.char_indices().map(|(i, _)| i).chain(core::iter::once(norm.len())).collect();
         let n = offsets.len() - 1;

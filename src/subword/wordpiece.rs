@@ -7,7 +7,7 @@
 //!    Unicode `White_Space` property) becomes a space.
 //! 2. CJK: a CJK ideograph (the Unified Ideographs blocks and extensions A-F, the compatibility
 //!    ideographs) gets a space on each side, so it is a word of its own (`split_chinese`).
-//! 3. Accents (`strip_accents`, by default as `lowercase`): canonical decomposition (NFD), then
+//! 3. Accents (`strip_accents`, by default as `lowercase`): canonical decomposition ([`nfd`]), then
 //!    nonspacing marks (Mn) are dropped: `café` -> `cafe`.
 //! 4. Lowercase (`lowercase`): each character's Unicode lowercase mapping, one character at a
 //!    time (so `Σ` is always `σ`, never the final `ς`).
@@ -26,7 +26,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use hashbrown::HashMap;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use super::{Piece, SubwordConfig};
@@ -124,7 +124,7 @@ impl WordPiece {
             }
         }
         if self.strip_accents {
-            s = s.nfd().filter(|&c| c.general_category() != GeneralCategory::NonspacingMark).collect();
+            s = nfd(&s).into_iter().filter(|&c| c.general_category() != GeneralCategory::NonspacingMark).collect();
         }
         if self.lowercase {
             let mut low = String::with_capacity(s.len());
@@ -136,28 +136,37 @@ impl WordPiece {
         s
     }
 
-    pub(super) fn encode(&self, text: &str, ids: &HashMap<String, u32>, unk: u32, out: &mut Vec<Piece>) {
+    /// `longest`: the byte length of the longest vocabulary token (no match can be longer, so
+    /// the search for one starts there: the same result in linear time on huge words).
+    pub(super) fn encode(
+        &self,
+        text: &str,
+        ids: &HashMap<String, u32>,
+        unk: u32,
+        longest: usize,
+        out: &mut Vec<Piece>,
+    ) {
         let norm = self.normalize(text);
         for chunk in norm.split(is_whitespace) {
             let mut start = 0;
             for (i, c) in chunk.char_indices() {
                 if is_punctuation(c) {
                     if start < i {
-                        self.word(&chunk[start..i], ids, unk, out);
+                        self.word(&chunk[start..i], ids, unk, longest, out);
                     }
                     let end = i + c.len_utf8();
-                    self.word(&chunk[i..end], ids, unk, out);
+                    self.word(&chunk[i..end], ids, unk, longest, out);
                     start = end;
                 }
             }
             if start < chunk.len() {
-                self.word(&chunk[start..], ids, unk, out);
+                self.word(&chunk[start..], ids, unk, longest, out);
             }
         }
     }
 
     /// Step 6: one word's pieces.
-    fn word(&self, word: &str, ids: &HashMap<String, u32>, unk: u32, out: &mut Vec<Piece>) {
+    fn word(&self, word: &str, ids: &HashMap<String, u32>, unk: u32, longest: usize, out: &mut Vec<Piece>) {
         let unknown = |out: &mut Vec<Piece>| out.push(Piece { id: unk, text: String::from(word), known: false });
         if word.chars().count() > self.max_chars {
             return unknown(out);
@@ -166,7 +175,12 @@ impl WordPiece {
         let mut key = String::new();
         let mut start = 0;
         while start < word.len() {
-            let mut end = word.len();
+            // the longest candidate that could be a token, cut back to a char boundary
+            let room = longest.saturating_sub(if start > 0 { self.prefix.len() } else { 0 });
+            let mut end = word.len().min(start.saturating_add(room));
+            while !word.is_char_boundary(end) {
+                end -= 1;
+            }
             let mut found = None;
             while start < end {
                 key.clear();
@@ -211,6 +225,30 @@ impl WordPiece {
         }
         s
     }
+}
+
+/// Canonical decomposition (NFD, Unicode Standard Annex #15): every character fully decomposed,
+/// then each run of non-starters (canonical combining class > 0) stably sorted by class. Written
+/// here over `unicode-normalization`'s per-character tables because its `nfd()` iterator costs
+/// about 70 KB more of wasm for the same result.
+pub fn nfd(s: &str) -> Vec<char> {
+    let mut out: Vec<char> = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        decompose_canonical(c, |d| out.push(d));
+    }
+    let mut i = 0;
+    while i < out.len() {
+        if canonical_combining_class(out[i]) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < out.len() && canonical_combining_class(out[i]) != 0 {
+            i += 1;
+        }
+        out[start..i].sort_by_key(|&c| canonical_combining_class(c)); // stable
+    }
+    out
 }
 
 /// `tokenizers::decoders::wordpiece::cleanup`, applied to one token (with its leading space).
