@@ -28,13 +28,16 @@ Held-out outputs are never printed or written unless `--show-heldout` is given: 
 held-out figure is. The failures of the dev split are written to
 `train/out/reference_dev_failures.tsv` (id, en, output, accepted translations).
 
-`--unknown`: in every dev sentence one word that is a noun, a name or an adjective in
-`train/lexicon/` (chosen with `random.Random(23)`, in file order) is replaced by a made-up,
+`--unknown`: in every dev sentence one word that is a noun (singular or plural), a name or a
+place in `train/lexicon/`, and neither a form of a lexicon verb (*call*, *work*, *reading*) nor
+a time word (`TIME_WORDS`: *today*, *night*, *week* ...), is chosen with `random.Random(23)`
+(sentences in file order) and replaced by a made-up,
 pronounceable word (consonant-vowel syllables from the same generator, 2-3 syllables plus an
 optional final consonant, never in the model's English vocabulary, never a real lexicon word,
 capitalised when the word it replaces is); the figure is the share of outputs that contain the
 made-up word (case-insensitive, as a substring: a particle may follow it) exactly once.
-Sentences with no such word are skipped and counted.
+Sentences with no such word are skipped and counted. The failures go to
+`train/out/reference_unknown_failures.tsv`.
 
 Usage:
     cargo build --release
@@ -150,12 +153,32 @@ def src_vocab(model):
         n = struct.unpack("<Q", f.read(8))[0]
         header = json.loads(f.read(n))
     meta = json.loads(header["__metadata__"]["attnscope"])
-    import ast
-    return set(ast.literal_eval(meta["src_vocab"]))
+    return set(meta["src_vocab"])
+
+
+TIME_WORDS = set("""today tonight tomorrow yesterday morning mornings afternoon evening night nights
+day days week weeks weekend weekends month months year years hour hours minute minutes time
+midnight noon summer winter spring autumn fall monday tuesday wednesday thursday friday saturday
+sunday january february march april may june july august september october november december
+""".split())
+
+
+def verb_forms():
+    forms = set()
+    with open(os.path.join(LEXICON, "verbs.tsv"), encoding="utf-8") as f:
+        head = f.readline().rstrip("\n").split("\t")
+        cols = [head.index(c) for c in ("en", "s", "past", "pp", "ing")]
+        for line in f:
+            row = line.rstrip("\n").split("\t")
+            for c in cols:
+                if c < len(row):
+                    forms.update(row[c].lower().split())
+    return forms
 
 
 def lexicon_words():
-    """Nouns (singular and plural), names and adjectives of train/lexicon/, lowercased."""
+    """Nouns (singular and plural), names and places of train/lexicon/, lowercased, without
+    the forms of lexicon verbs and without TIME_WORDS."""
     words = set()
     for name in sorted(os.listdir(LEXICON)):
         if not name.endswith(".tsv"):
@@ -165,8 +188,6 @@ def lexicon_words():
         head, body = lines[0], lines[1:]
         if name.startswith("nouns") or name in ("names.tsv", "places.tsv"):
             cols = [c for c in ("en", "plural") if c in head]
-        elif name == "adjectives.tsv":
-            cols = ["en"]
         else:
             continue
         for row in body:
@@ -174,7 +195,7 @@ def lexicon_words():
                 v = row[head.index(c)] if head.index(c) < len(row) else ""
                 if v and v != "-":
                     words.add(v.lower())
-    return words
+    return words - verb_forms() - TIME_WORDS
 
 
 def made_up_word(rng, avoid):
@@ -190,7 +211,7 @@ def made_up_word(rng, avoid):
 
 def unknown_variants(rows, vocab):
     lex = lexicon_words()
-    avoid = vocab | lex
+    avoid = vocab | lex | verb_forms()
     rng = random.Random(23)
     out, skipped = [], 0
     for r in rows:
@@ -271,7 +292,7 @@ def main():
             else:
                 fails.append((v["id"], v["replaced"], v["en"], o, k))
         print(f"made-up word carried exactly once (dev): {pct(once, len(variants))}; "
-              f"{skipped} dev sentences had no noun, name or adjective to replace")
+              f"{skipped} dev sentences had no noun, name or place to replace")
         os.makedirs(OUT_DIR, exist_ok=True)
         path = os.path.join(OUT_DIR, "reference_unknown_failures.tsv")
         with open(path, "w", encoding="utf-8") as f:
