@@ -196,6 +196,7 @@ class Lexicon:
             except AssertionError:
                 print("skipping verb", r, file=sys.stderr)
         self.adjs = [Adj(r) for r in _tsv("adjectives.tsv") if r["applies"] != "-"]
+        self.exprs = [r for r in _tsv("expressions.tsv")]  # version 3 only (corpus.py --v3)
         self.advs = {}
         for r in _tsv("adverbs.tsv"):
             self.advs.setdefault(r["kind"], []).append((r["en"], r["ko"]))
@@ -1805,7 +1806,7 @@ def _v3_ago(self):
     c = self._v3_clause(["past"])
     en, ko = self._quantity()
     aw = W("ago")
-    c.adjuncts_pre = [(en + [aw], ko + [K("전", aw), K("에")], r.choice(["front", "end", "end"]))]
+    c.adjuncts_pre = [(en + [aw], ko + [K("전에", aw)], r.choice(["front", "end", "end"]))]
     return self.end(english(c, r), korean(c, "final", topic=True))
 
 
@@ -1815,7 +1816,7 @@ def _v3_in(self):
     c = self._v3_clause(["fut", "fut", "pres", "prog"])
     iw = W("in")
     en, ko = self._quantity(units=["minute", "minute", "hour", "day", "week", "month", "year"])
-    c.adjuncts_pre = [([iw] + en, ko + [K("후", iw), K("에")], "end")]
+    c.adjuncts_pre = [([iw] + en, ko + [K("후에", iw)], "end")]
     return self.end(english(c, r), korean(c, "final", topic=True))
 
 
@@ -1992,8 +1993,82 @@ def _v3_far(self):
     return self.end(en, ko, "?")
 
 
+def _expr_verb(self, r):
+    """A fixed expression of lexicon/expressions.tsv as a Verb, with the nouns it may take."""
+    L = self.L
+    fixed = r["obj_en"] != "-"
+    d = dict(r)
+    if fixed:
+        for f in ("en", "s", "past", "pp", "ing"):
+            d[f] = r[f] + " " + r["obj_en"]
+    nouns = []
+    if r["objects"] == "*":
+        classes = {"person", "animal", "object", "clothes"}
+    elif r["objects"] != "-":
+        nouns = [L.noun_by_en[n] for n in r["objects"].split(",") if n in L.noun_by_en]
+        classes = {n.cls for n in nouns}
+    else:
+        classes = set()
+    d.update({"frame": "tr" if classes else "intr", "case": "obj", "obj": ",".join(sorted(classes)) or "-",
+              "subj": "person"})
+    v = Verb(d)
+    v.expr_nouns = nouns
+    v.expr_ko = [] if r["obj_ko"] == "-" else r["obj_ko"].split()
+    return v
+
+
+def _v3_expr(self):
+    """Fixed expressions and object-dependent verbs: take pictures -> 사진을 찍다, go to bed ->
+    자다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다, take a taxi -> 택시를 타다."""
+    r = self.rng
+    v = self._expr_verb(r.choice(self.L.exprs))
+    c = self._v3_clause(["pres", "past", "past", "prog", "fut", "can", "want", "must", "should", "perf"], drop_time=False)
+    c.verb, c.rcpt = v, None
+    if c.subj.cls != "person":
+        c.subj = self.np_any({"person"})
+    if v.frame == "intr":
+        c.obj = None
+    elif v.expr_nouns:
+        noun = r.choice(v.expr_nouns)
+        if noun.plural == "-":
+            det, number = "", "sg"
+        elif noun.cls in ("furniture", "object") and noun.en in ("piano", "guitar", "drum", "violin"):
+            det, number = "the", "sg"
+        elif noun.en == "tooth":
+            det, number = r.choice(["my", "your", "his", "her", "our", "their"]), "pl"
+        else:
+            det, number = None, None
+        c.obj = self.np_noun(noun, number=number, det=det, rel=False)
+    else:
+        c.obj = self.np_any(v.obj, case="obj")
+    form = r.random()
+    if form < 0.15:
+        c.subj = None
+        c.neg = False
+        c.adjuncts_pre = [(a[0], a[1], "end") for a in c.adjuncts_pre if a[0][0].text not in ("last", "yesterday", "this")]
+        c.freq, c.never = None, False
+        style = r.choice(["please", "please", "dont"])
+        c.neg = style == "dont"
+        c.tense = "pres"
+        en = english(c, r, imperative=True)
+        en = ([W("please")] if style == "please" else words("do") + [W("n't", attach=True)]) + en
+        ko = korean(c, "request" if style == "please" else "imperative", topic=False)
+        mark = "."
+    elif form < 0.3 and c.tense in ("pres", "past", "fut", "can", "prog"):
+        en = english(c, r, question=True)
+        ko = korean(c, "question", topic=True)
+        mark = "?"
+    else:
+        en = english(c, r)
+        ko = korean(c, "final", topic=True)
+        mark = "."
+    if v.expr_ko:
+        ko = _before_verb(ko, c.main_w, [K(t[1:], glue=True) if t.startswith("+") else K(t) for t in v.expr_ko])
+    return self.end(en, ko, mark)
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
-            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4)]
+            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40)]
 
 
 def _v3_sentence(self):
@@ -2005,7 +2080,7 @@ def _v3_sentence(self):
 
 
 for _name, _f in list(globals().items()):
-    if _name.startswith("_v3_") or _name in ("_quantity", "_clock", "_count_noun"):
+    if _name.startswith("_v3_") or _name in ("_quantity", "_clock", "_count_noun", "_expr_verb"):
         setattr(Gen, _name, _f)
 Gen.v3_sentence = _v3_sentence
 
