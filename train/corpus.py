@@ -28,7 +28,11 @@ Version 3 (opt-in, `--v3 FRACTION`, issue 23): numbers with units and durations 
 두 시간 동안, an hour ago -> 한 시간 전에, in ten minutes -> 십 분 후에, every fifteen minutes -> 십오 분마다),
 clock times (at six thirty -> 여섯 시 반에) and the questions about them (what time -> 몇 시에, how long
 -> 얼마나 오래, how many cats do you have -> 고양이가 몇 마리 있니, how old -> 몇 살, how much -> 얼마,
-how far -> 얼마나 멀다), from a random stream of their own: with `--v3 0` every file is as before.
+how far -> 얼마나 멀다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
+pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
+adjective (피곤해 보인다, 피곤해졌다, 점점 더 추워지고 있다); verb + infinitive or gerund (읽는 것을 좋아한다,
+울기 시작했다, 청소해야 한다, 쉬라고 말했다, 그만 말하세요). They come from a random stream of their own:
+with `--v3 0` every file is as before.
 
 Korean is written in the plain style (해라체) as morpheme-like tokens (see `korean.py`): stems and
 nouns are tokens of their own, particles and endings are "glue" tokens printed without a space,
@@ -2067,8 +2071,196 @@ def _v3_expr(self):
     return self.end(en, ko, mark)
 
 
+def _simple_vp(subj, forms, tense, neg, question, contract):
+    """English subject + verb with do-support: (words before the main verb, the main verb W,
+    the order) for a verb without auxiliaries (look, feel, like, need ...)."""
+    mw = W("")
+    third = subj is not None and subj.third_sg()
+    subj_en = subj.en if subj is not None else []
+    if tense == "fut":
+        mw.text = forms["base"]
+        if neg:
+            aux = [W("wo"), W("n't", attach=True)] if contract else [W("will"), W("not")]
+        else:
+            aux = [W("will")]
+        if question:
+            return [aux[0]] + subj_en + aux[1:], mw
+        return subj_en + aux, mw
+    if neg or question:
+        do = W(("does" if third else "do") if tense == "pres" else "did")
+        mw.text = forms["base"]
+        aux = [do] + (([W("n't", attach=True)] if contract else [W("not")]) if neg else [])
+        if question:
+            return [aux[0]] + subj_en + aux[1:], mw
+        return subj_en + aux, mw
+    mw.text = forms["past"] if tense == "past" else (forms["s"] if third else forms["base"])
+    return subj_en, mw
+
+
+def _ko_tail(p, tense, form, src, neg, glue_first=False):
+    toks = predicate(p, tense, form, src, neg, None)
+    if glue_first:
+        toks[0].glue = True
+    return toks
+
+
+SENSE_VERBS = {
+    "look": {"base": "look", "s": "looks", "past": "looked"},
+    "feel": {"base": "feel", "s": "feels", "past": "felt"},
+    "get": {"base": "get", "s": "gets", "past": "got"},
+}
+
+
+def _v3_sense(self):
+    """look / feel / get + adjective: You look tired -> 너는 피곤해 보인다; I feel sad -> 나는 슬프다;
+    He got angry -> 그는 화나 ... (아/어지다: 피곤해졌다); The rain is getting heavier -> 비가 점점 더 무거워지고 있다."""
+    r = self.rng
+    L = self.L
+    kind = r.choice(["look", "look", "feel", "get", "getting"])
+    classes = {"person", "animal"} if kind == "feel" else {"person", "animal", "food", "drink", "object", "clothes", "place", "nature", "plant"}
+    subj = self.np_any(classes)
+    adjs = [a for a in L.adjs if subj.cls in a.applies]
+    if not adjs:
+        subj = self.np_name()
+        adjs = [a for a in L.adjs if "person" in a.applies]
+    adj = r.choice(adjs)
+    aw = W(adj.en)
+    inf = adj.ko.past_stem()[0]
+    if kind == "getting":
+        comp = adj.comp if adj.comp not in ("-", "") else "more"
+        bf = W(be_form(subj, r.choice(["pres", "pres", "past"])))
+        gw = W("getting")
+        if comp == "more" or comp.startswith("more"):
+            mw = W("more")
+            en = subj.en + [bf, gw, mw, aw]
+        else:
+            aw.text = comp
+            mw = aw
+            en = subj.en + [bf, gw, aw]
+        past = bf.text in ("was", "were")
+        ko = subject_tokens(subj, "subj" if r.random() < 0.5 else "topic") + [K("점점"), K("더", mw if mw is not aw else None), K(inf, aw)]
+        ko += kpred(Predicate("지다").consonant("고"), gw)
+        ko[-2].glue = True
+        ko += finish(ISS, "past" if past else "pres", "final", None)
+        self.units.append((aw, [k for k in ko if k.src is aw]))
+        return self.end(en, ko)
+    tense = r.choice(["pres", "pres", "past", "past", "fut"])
+    neg = r.random() < 0.15
+    question = not neg and r.random() < 0.2
+    contract = r.random() < 0.5
+    pre, vw = _simple_vp(subj, SENSE_VERBS[kind], tense, neg, question, contract)
+    deg = None
+    if kind != "get" and r.random() < 0.25:
+        deg = r.choice([("very", "아주"), ("so", "너무"), ("really", "정말")])
+    dw = W(deg[0]) if deg else None
+    en = pre + [vw] + ([dw] if dw else []) + [aw]
+    form = "question" if question else "final"
+    ko = subject_tokens(subj, "topic") + ([K(deg[1], dw)] if deg else [])
+    if kind == "look":
+        ko += [K(inf, aw)] + _ko_tail(Predicate("보이다"), tense, form, vw, neg)
+    elif kind == "feel":
+        ko += _ko_tail(adj.ko, tense, form, aw, neg)
+    else:
+        ko += [K(inf, aw)] + _ko_tail(Predicate("지다"), tense, form, vw, neg, glue_first=True)
+    self.units.append((aw, [k for k in ko if k.src is aw]))
+    self.combos.add(("an", adj.en, subj.noun.en if subj.noun else ""))
+    return self.end(en, ko, "?" if question else ".")
+
+
+# matrix verb -> (English forms, complement: "ing" / "to" / "either", Korean builder)
+COMPL_VERBS = {
+    "like": ({"base": "like", "s": "likes", "past": "liked"}, "either", "것을", "좋아하다"),
+    "love": ({"base": "love", "s": "loves", "past": "loved"}, "either", "것을", "좋아하다"),
+    "hate": ({"base": "hate", "s": "hates", "past": "hated"}, "either", "것을", "싫어하다"),
+    "enjoy": ({"base": "enjoy", "s": "enjoys", "past": "enjoyed"}, "ing", "것을", "즐기다"),
+    "start": ({"base": "start", "s": "starts", "past": "started"}, "either", "기", "시작하다"),
+    "stop": ({"base": "stop", "s": "stops", "past": "stopped"}, "ing", "그만", None),
+    "forget": ({"base": "forget", "s": "forgets", "past": "forgot"}, "to", "것을", "잊다"),
+    "learn": ({"base": "learn", "s": "learns", "past": "learned"}, "to", "법을", "배우다"),
+    "need": ({"base": "need", "s": "needs", "past": "needed"}, "to", "야", "하다"),
+    "decide": ({"base": "decide", "s": "decides", "past": "decided"}, "to", "기로", "결정하다"),
+}
+
+
+def _v3_compl(self):
+    """verb + infinitive / gerund: I like reading books -> 나는 책을 읽는 것을 좋아한다; She started to
+    cry -> 그녀는 울기 시작했다; Don't forget to call Emma -> 엠마에게 전화하는 것을 잊지 마라; I need to
+    clean my room -> 나는 내 방을 청소해야 한다; Stop talking -> 그만 말하세요; tell me to rest -> 쉬라고."""
+    r = self.rng
+    inner = self._v3_clause(["pres"])
+    inner.subj, inner.freq, inner.never, inner.neg, inner.manner = None, None, False, False, None
+    inner.adjuncts_pre = []
+    v = inner.verb
+    if r.random() < 0.15:  # tell / ask someone to do something -> X에게 ...라고 말하다
+        subj = self.np_any({"person"})
+        rcpt = self.np_any({"person"}, case="obj")
+        mv, ko_m = r.choice([({"base": "tell", "s": "tells", "past": "told"}, "말하다"), ({"base": "ask", "s": "asks", "past": "asked"}, "부탁하다")])
+        tense = r.choice(["past", "past", "pres", "fut"])
+        pre, mw = _simple_vp(subj, mv, tense, False, False, False)
+        tw = W("to")
+        e_in = english(inner, r, imperative=True)
+        en = pre + [mw] + rcpt.en + [tw] + e_in
+        k_in = korean(inner, "request", topic=False)
+        i = next(i for i, k in enumerate(k_in) if k.src is inner.main_w)
+        ends = v.ko.eu("라고", "으라고")
+        ko = subject_tokens(subj, "topic") + rcpt.ko + [K("에게")] + k_in[:i] + [K(ends[0], inner.main_w, stem=True), K(ends[1], glue=True)]
+        ko += predicate(Predicate(ko_m), tense, "final", mw, False, None)
+        return self.end(en, ko)
+    name = r.choice(sorted(COMPL_VERBS))
+    forms, comp, link, ko_m = COMPL_VERBS[name]
+    imperative = name in ("stop", "forget") and r.random() < 0.4
+    subj = None if imperative else self.np_any({"person"})
+    tense = "pres" if imperative else r.choice(["pres", "pres", "past", "past", "fut"])
+    neg = (name == "forget" and imperative) or (not imperative and name not in ("stop", "need") and r.random() < 0.15)
+    question = not imperative and not neg and r.random() < 0.15
+    contract = r.random() < 0.5
+    ing = comp == "ing" or (comp == "either" and r.random() < 0.5)
+    e_in = english(inner, r, imperative=True)
+    if ing:
+        inner.main_w.text = v.forms["ing"]
+    else:
+        e_in = [W("to")] + e_in
+    if imperative:
+        mw = W(forms["base"])
+        pre = words("do") + [W("n't", attach=True)] if neg else ([W("please")] if r.random() < 0.5 else [])
+    else:
+        pre, mw = _simple_vp(subj, forms, tense, neg, question, contract)
+    en = pre + [mw] + e_in
+    k_in = korean(inner, "request", topic=False)
+    i = next(i for i, k in enumerate(k_in) if k.src is inner.main_w)
+    body, vw = k_in[:i], inner.main_w
+    form = "question" if question else ("imperative" if imperative and neg else ("request" if imperative else "final"))
+    ko = [] if subj is None else subject_tokens(subj, "topic")
+    if name == "stop" and imperative:  # Stop talking -> 그만 말하세요 (그만 right before the verb)
+        ko += body + [K("그만", mw)] + finish(v.ko, "pres", "request", vw)
+        return self.end(en, ko, "?" if question else ".")
+    if name == "stop":  # She stopped smoking -> 그녀는 담배를 피우는 것을 그만두었다
+        ko_m = "그만두다"
+    if name == "need":
+        ko += body + kpred(v.ko.obligation(), vw) + predicate(HA, tense, form, mw, neg, None)
+        return self.end(en, ko, "?" if question else ".")
+    if link == "기":
+        stem = v.ko.consonant("기")
+        ko += body + [K(stem[0], vw, stem=True), K("기", glue=True)]
+    elif link == "기로":
+        stem = v.ko.consonant("기")
+        ko += body + [K(stem[0], vw, stem=True), K("기", glue=True), K("로", glue=True)]
+    else:
+        att = v.ko.attributive_present()
+        ko += body + [K(att[0], vw, stem=True), K(att[1], glue=True)]
+        head = "것" if link == "것을" else "법"
+        ko += [K(head), K("을", glue=True)]
+    if imperative and neg:
+        ko += kpred(Predicate(ko_m).consonant("지"), mw) + [K("마라")]
+    elif imperative:
+        ko += finish(Predicate(ko_m), "pres", "request", mw)
+    else:
+        ko += predicate(Predicate(ko_m), tense, form, mw, neg, None)
+    return self.end(en, ko, "?" if question else ".")
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
-            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40)]
+            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24)]
 
 
 def _v3_sentence(self):
