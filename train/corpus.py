@@ -2248,7 +2248,7 @@ def _v3_compl(self):
     else:
         att = v.ko.attributive_present()
         ko += body + [K(att[0], vw, stem=True), K(att[1], glue=True)]
-        head = "것" if link == "것을" else "법"
+        head = "법" if link == "법을" else "것"
         ko += [K(head), K("을", glue=True)]
     if imperative and neg:
         ko += kpred(Predicate(ko_m).consonant("지"), mw) + [K("마라")]
