@@ -31,7 +31,9 @@ clock times (at six thirty -> 여섯 시 반에) and the questions about them (w
 how far -> 얼마나 멀다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
 adjective (피곤해 보인다, 피곤해졌다, 점점 더 추워지고 있다); verb + infinitive or gerund (읽는 것을 좋아한다,
-울기 시작했다, 청소해야 한다, 쉬라고 말했다, 그만 말하세요). They come from a random stream of their own:
+울기 시작했다, 청소해야 한다, 쉬라고 말했다, 그만 말하세요); noun + noun and noun + prepositional
+modifiers (내 수학 시험, 도로 위의 얼음, 방에 있는 사람, 영화의 끝, 커피 두 잔). They come from a random
+stream of their own:
 with `--v3 0` every file is as before.
 
 Korean is written in the plain style (해라체) as morpheme-like tokens (see `korean.py`): stems and
@@ -1799,8 +1801,9 @@ def _v3_dur(self):
     fw = W("for")
     en, ko = self._quantity(units=["minute", "hour", "hour", "day", "week", "month", "year"])
     c.adjuncts.append(([fw] + en, ko + [K("동안", fw)]))
-    if r.random() < 0.2:
-        return self.end(english(c, r, question=True), korean(c, "question", topic=True), "?") if c.tense in ("pres", "past", "fut", "can") else self.end(english(c, r), korean(c, "final"))
+    if r.random() < 0.2 and c.tense in ("pres", "past", "fut", "can"):
+        c.contract = False
+        return self.end(english(c, r, question=True), korean(c, "question", topic=True), "?")
     return self.end(english(c, r), korean(c, "final", topic=True))
 
 
@@ -1841,6 +1844,7 @@ def _v3_clock_s(self):
     en, ko = self._clock()
     c.adjuncts_pre = [(en, ko, r.choice(["end", "end", "front"]))]
     if r.random() < 0.25 and c.tense in ("pres", "past", "fut"):
+        c.contract = False
         return self.end(english(c, r, question=True), korean(c, "question", topic=True), "?")
     return self.end(english(c, r), korean(c, "final", topic=True))
 
@@ -2059,6 +2063,7 @@ def _v3_expr(self):
         ko = korean(c, "request" if style == "please" else "imperative", topic=False)
         mark = "."
     elif form < 0.3 and c.tense in ("pres", "past", "fut", "can", "prog"):
+        c.contract = False
         en = english(c, r, question=True)
         ko = korean(c, "question", topic=True)
         mark = "?"
@@ -2259,8 +2264,90 @@ def _v3_compl(self):
     return self.end(en, ko, "?" if question else ".")
 
 
+MEASURES = [("piece", "pieces", "조각", {"food"}), ("slice", "slices", "조각", {"food"}), ("cup", "cups", "잔", {"drink"}),
+            ("glass", "glasses", "잔", {"drink"}), ("bottle", "bottles", "병", {"drink"}), ("bowl", "bowls", "그릇", {"food"}),
+            ("plate", "plates", "접시", {"food"}), ("box", "boxes", "상자", {"food", "object"}), ("bag", "bags", "봉지", {"food"})]
+PP_MODS = [("on", "위"), ("under", "아래"), ("near", "근처"), ("next to", "옆"), ("behind", "뒤"), ("in front of", "앞")]
+
+
+def _plain_np(self, np):
+    return (np is not None and np.noun is not None and not np.noun.proper and np.pron is None
+            and np.en and np.en[-1] is np.head_w and np.ko and np.ko[-1].src is np.head_w)
+
+
+def _v3_npmod(self):
+    """Noun + noun and noun + prepositional modifiers: my math test -> 내 수학 시험; the ice on the road
+    -> 도로 위의 얼음; the people in the room -> 방에 있는 사람; the end of the movie -> 영화의 끝;
+    two cups of coffee -> 커피 두 잔."""
+    r = self.rng
+    L = self.L
+    kind = r.choice(["compound", "compound", "pp", "pp", "of", "measure"])
+    if kind == "measure":
+        ms = r.choice(MEASURES)
+        verbs = [v for v in L.tv if v.prep == "-" and v.case == "obj" and v.obj & ms[3]]
+        c = self._v3_clause(["pres", "past", "past", "fut", "want", "wouldlike", "can"], drop_time=False)
+        c.verb, c.rcpt = r.choice(verbs), None
+        if c.subj.cls not in c.verb.subj:
+            c.subj = self.np_any(c.verb.subj)
+        noun = self.pick_noun(ms[3] & c.verb.obj)
+        n = r.choice([0, 0, 0, 1, 2, 3, 4])
+        nw = W(noun.en)
+        mw = W(ms[0] if n == 0 else ms[1])
+        numw = W("a" if n == 0 else NUMBERS[n])
+        k = K(noun.ko, nw)
+        self.units.append((nw, [k]))
+        en = [numw, mw, W("of"), nw]
+        ko = [k, K(KO_NUMBERS[n], numw), K(ms[2], mw)]
+        c.obj = NP(en, ko, nw, ms[2], noun.cls, "sg", None, noun=noun)
+        self.combos.add(("vo", c.verb.en, noun.en))
+    else:
+        c = self._v3_clause(["pres", "past", "past", "fut", "prog", "can"], drop_time=False)
+        targets = [np for np in (c.obj, c.subj) if self._plain_np(np)]
+        if not targets:
+            return self._v3_npmod()
+        np = targets[0] if r.random() < 0.7 else targets[-1]
+        if kind == "compound":
+            n1 = self.pick_noun({"abstract", "food", "time", "place", "object", "nature", "animal"})
+            while n1.proper or n1 is np.noun:
+                n1 = self.pick_noun({"abstract", "food", "time", "place", "object", "nature", "animal"})
+            w1 = W(n1.en)
+            k1 = K(n1.ko, w1)
+            self.units.append((w1, [k1]))
+            i = np.en.index(np.head_w)
+            np.en = np.en[:i] + [w1] + np.en[i:]
+            j = len(np.ko) - 1
+            np.ko = np.ko[:j] + [k1] + np.ko[j:]
+        else:
+            if kind == "pp":
+                x = r.random()
+                n2 = self.pick_noun({"furniture", "place"} if x < 0.7 else {"furniture"})
+                np2 = self.np_noun(n2, number="sg", det=r.choice(["the", "the", "my", "this", "our"]), rel=False)
+                if x < 0.6:
+                    prep, loc = r.choice(PP_MODS)
+                    pw = words(prep)
+                    np.ko = np2.ko + [K(loc, pw[0]), K("의")] + np.ko
+                else:
+                    pw = [W(r.choice(["in", "at"]))]
+                    np.ko = np2.ko + [K("에"), K("있", pw[0], stem=True), K("는", glue=True)] + np.ko
+                np.en = np.en + pw + np2.en
+            else:
+                n2 = self.pick_noun({"object", "furniture", "place", "abstract", "vehicle", "food"})
+                np2 = self.np_noun(n2, number="sg", det=r.choice(["the", "the", "my", "this", "your"]), rel=False)
+                ow = W("of")
+                np.en = [w for w in np.en if w.text not in ("a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "every", "some", "many")]
+                np.ko = [k for k in np.ko if k.src is None or k.src in np.en]
+                if not np.en or np.en[0].text != "the":
+                    np.en = [W("the")] + np.en
+                np.en = np.en + [ow] + np2.en
+                np.ko = np2.ko + [K("의")] + np.ko
+    if c.tense in ("pres", "past", "fut", "can") and r.random() < 0.2:
+        c.contract = False
+        return self.end(english(c, r, question=True), korean(c, "question", topic=True), "?")
+    return self.end(english(c, r), korean(c, "final", topic=True))
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
-            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24)]
+            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24)]
 
 
 def _v3_sentence(self):
@@ -2272,7 +2359,7 @@ def _v3_sentence(self):
 
 
 for _name, _f in list(globals().items()):
-    if _name.startswith("_v3_") or _name in ("_quantity", "_clock", "_count_noun", "_expr_verb"):
+    if _name.startswith("_v3_") or _name in ("_quantity", "_clock", "_count_noun", "_expr_verb", "_plain_np"):
         setattr(Gen, _name, _f)
 Gen.v3_sentence = _v3_sentence
 
