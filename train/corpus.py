@@ -28,7 +28,9 @@ Version 3 (opt-in, `--v3 FRACTION`, issue 23): numbers with units and durations 
 두 시간 동안, an hour ago -> 한 시간 전에, in ten minutes -> 십 분 후에, every fifteen minutes -> 십오 분마다),
 clock times (at six thirty -> 여섯 시 반에) and the questions about them (what time -> 몇 시에, how long
 -> 얼마나 오래, how many cats do you have -> 고양이가 몇 마리 있니, how old -> 몇 살, how much -> 얼마,
-how far -> 얼마나 멀다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
+how far -> 얼마나 멀다); be going to and the progressive for plans (ㄹ 것이다); after / before + a
+noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일까지, 세 시부터); superlatives and favorite
+(가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
 adjective (피곤해 보인다, 피곤해졌다, 점점 더 추워지고 있다); verb + infinitive or gerund (읽는 것을 좋아한다,
 울기 시작했다, 청소해야 한다, 쉬라고 말했다, 그만 말하세요); noun + noun and noun + prepositional
@@ -2346,8 +2348,278 @@ def _v3_npmod(self):
     return self.end(english(c, r), korean(c, "final", topic=True))
 
 
+def _v3_going(self):
+    """be going to / the present progressive for a plan: I'm going to visit Emma -> 나는 엠마를 방문할
+    것이다; We're moving to Busan next month -> 다음 달에 우리는 부산에 이사할 것이다."""
+    r = self.rng
+    c = self._v3_clause(["fut"])
+    if c.never:
+        c.freq, c.never = None, False
+    c.freq = None
+    question = r.random() < 0.2
+    if question:
+        c.neg, c.contract = False, False
+    if r.random() < 0.4:  # present progressive with a future time phrase
+        c.tense = "fut"
+        self.add_time(c)
+        c.tense = "prog"
+        en = english(c, r, question=question)
+        c.tense = "fut"
+    else:
+        en = english(c, r, question=question)
+        i = next(i for i, w in enumerate(en) if w.text in ("will", "wo", "'ll"))
+        subj = c.subj
+        bf = be_form(subj, "pres")
+        if en[i].text == "'ll":
+            en[i] = W(CONTRACT_BE[bf], attach=True)
+        elif en[i].text == "wo":
+            en[i] = W(bf)
+            if bf == "am":
+                en[i + 1] = W("not")
+        else:
+            en[i] = W(bf if not question else bf.capitalize().lower())
+        j = next(j for j, w in enumerate(en) if w is c.main_w)
+        en = en[:j] + [W("going"), W("to")] + en[j:]
+    ko = korean(c, "question" if question else "final", topic=True)
+    return self.end(en, ko, "?" if question else ".")
+
+
+EVENTS = [("lunch", "점심", ""), ("dinner", "저녁", ""), ("breakfast", "아침", ""), ("class", "수업", ""),
+          ("meeting", "회의", "the"), ("party", "파티", "the"), ("game", "경기", "the"), ("movie", "영화", "the"),
+          ("exam", "시험", "the"), ("concert", "콘서트", "the"), ("test", "시험", "the"), ("wedding", "결혼식", "the"),
+          ("trip", "여행", "the"), ("work", "퇴근", ""), ("school", "방과", "")]
+
+
+def _v3_prepn(self):
+    """after / before + a noun, by / until / since / from ... to + a time: after lunch -> 점심 후에,
+    before the exam -> 시험 전에, by Friday -> 금요일까지, until ten -> 열 시까지, since Monday -> 월요일부터."""
+    r = self.rng
+    kind = r.choice(["after", "after", "before", "by", "until", "since", "fromto"])
+    if kind in ("after", "before"):
+        c = self._v3_clause(["pres", "past", "past", "fut", "can", "must", "want"])
+        ev = r.choice(EVENTS)
+        if kind == "before" and ev[0] in ("work", "school"):
+            ev = EVENTS[0]
+        pw, nw = W(kind), W(ev[0])
+        ko_n = ev[1]
+        if ev[0] == "school":
+            ko_n = "방과" if r.random() < 0.7 else "학교"
+        elif ev[0] == "work":
+            ko_n = "퇴근" if r.random() < 0.7 else "일"
+        en = [pw] + (words(ev[2]) if ev[2] else []) + [nw]
+        ko = [K(ko_n, nw), K("후에" if kind == "after" else "전에", pw)]
+        c.adjuncts_pre = [(en, ko, r.choice(["front", "end", "end"]))]
+        return self.end(english(c, r), korean(c, "final", topic=True))
+    days = [("monday", "월요일"), ("tuesday", "화요일"), ("wednesday", "수요일"), ("thursday", "목요일"),
+            ("friday", "금요일"), ("saturday", "토요일"), ("sunday", "일요일")]
+
+    def point():
+        x = r.random()
+        if x < 0.45:
+            d = r.choice(days)
+            w = W(d[0], cap=True)
+            return [w], [K(d[1], w)]
+        if x < 0.75:
+            h = r.randrange(12)
+            w = W(NUMBERS[h])
+            if r.random() < 0.5:
+                return [w, W("o"), W("'clock", attach=True)], [K(KO_NUMBERS[h], w), K("시")]
+            return [w], [K(KO_NUMBERS[h], w), K("시")]
+        e, k = r.choice([("tomorrow", "내일"), ("midnight", "자정"), ("noon", "정오"), ("tonight", "오늘 밤"), ("next week", "다음 주")])
+        en = words(e)
+        ks = k.split()
+        return en, [K(t, en[min(i, len(en) - 1)]) for i, t in enumerate(ks)]
+
+    if kind == "by":
+        c = self._v3_clause(["fut", "must", "should", "can", "past"])
+        pw = W("by")
+        e1, k1 = point()
+        c.adjuncts_pre = [([pw] + e1, k1 + [K("까지", pw, glue=True)], "end")]
+    elif kind == "until":
+        c = self._v3_clause(["past", "pres", "fut", "prog", "can"])
+        pw = W("until")
+        e1, k1 = point()
+        c.adjuncts_pre = [([pw] + e1, k1 + [K("까지", pw, glue=True)], "end")]
+    elif kind == "since":
+        c = self._v3_clause(["perf", "prog", "perf"])
+        pw = W("since")
+        e1, k1 = point()
+        if e1[0].text in ("tomorrow", "tonight", "next"):
+            e1, k1 = [W("monday", cap=True)], [K("월요일")]
+            k1[0].src = e1[0]
+        c.adjuncts_pre = [([pw] + e1, k1 + [K("부터", pw, glue=True)], "end")]
+        if c.kind == "verb":  # has been ...ing -> ...고 있다
+            c.tense, c.neg, c.contract = "prog", False, False
+            en = english(c, r)
+            j = next(j for j, w in enumerate(en) if w is c.main_w)
+            i = next(i for i, w in enumerate(en) if w.text in ("am", "is", "are", "'m", "'s", "'re"))
+            third = c.subj.third_sg()
+            if en[i].attach:
+                en[i] = W("'s" if third else "'ve", attach=True)
+            else:
+                en[i] = W("has" if third else "have")
+            en = en[: i + 1] + [W("been")] + en[i + 1:]
+            return self.end(en, korean(c, "final", topic=True))
+    else:
+        c = self._v3_clause(["pres", "past", "fut", "must"])
+        fw, tw = W("from"), W("to")
+        d1, d2 = r.sample(days, 2)
+        w1, w2 = W(d1[0], cap=True), W(d2[0], cap=True)
+        c.adjuncts_pre = [([fw, w1, tw, w2], [K(d1[1], w1), K("부터", fw, glue=True), K(d2[1], w2), K("까지", tw, glue=True)], "end")]
+    return self.end(english(c, r), korean(c, "final", topic=True))
+
+
+def _poss_subject(np_det):
+    """my / your / his ... -> the possessor as a subject: 내가, 네가, 그가, 그녀가, 우리가, 그들이."""
+    return {"my": ("내", "가"), "your": ("네", "가"), "his": ("그", "가"), "her": ("그녀", "가"),
+            "our": ("우리", "가"), "their": ("그들", "이")}[np_det]
+
+
+def _v3_super(self):
+    """Superlatives and favorite: Minho is the tallest student in our class -> 민호는 우리 반에서 가장 키가
+    큰 ... (here: 가장 큰 학생이다); the most beautiful city -> 가장 아름다운 도시; my favorite food -> 내가 가장
+    좋아하는 음식."""
+    r = self.rng
+    L = self.L
+    if r.random() < 0.35:  # favorite
+        c = self._v3_clause(["pres", "past", "fut", "can", "want"], drop_time=False)
+        targets = [np for np in (c.obj, c.subj) if self._plain_np(np) and np.en[0].text in ("my", "your", "his", "her", "our", "their")]
+        if not targets:
+            c = self._v3_clause(["pres", "past"])
+            noun = self.pick_noun({"food", "drink", "abstract", "animal", "clothes", "place"})
+            while noun.proper or noun.en == "home":
+                noun = self.pick_noun({"food", "drink", "abstract", "animal", "clothes", "place"})
+            det = r.choice(["my", "your", "his", "her", "our", "their"])
+            np = self.np_noun(noun, number="sg", det=det, rel=False)
+            c.kind, c.adj, c.degree, c.subj = "adj", None, None, np
+            adjs = [a for a in L.adjs if noun.cls in a.applies]
+            if not adjs:
+                return self._v3_super()
+            c.adj = r.choice(adjs)
+            c.tense = r.choice(["pres", "past"])
+            c.neg = False
+            targets = [np]
+        np = targets[0]
+        dw = np.en[0]
+        fw = W("favorite")
+        who, p = _poss_subject(dw.text)
+        i = np.en.index(np.head_w)
+        np.en = np.en[:1] + [fw] + np.en[1:]
+        rest = [k for k in np.ko if k.src is not dw]
+        np.ko = [K(who, dw), K(p), K("가장", fw), K("좋아하", fw, stem=True), K("는", glue=True)] + rest
+        return self.end(english(c, r), korean(c, "final", topic=True))
+    # X is the ADJest N (in PLACE)
+    subj = self.np_any({"person", "animal"} if r.random() < 0.6 else {"place", "food", "object", "vehicle"})
+    ncls = subj.cls
+    noun = self.pick_noun({ncls})
+    adjs = [a for a in L.adjs if ncls in a.applies and a.sup not in ("", "-")]
+    if not adjs or noun is None:
+        return self._v3_super()
+    adj = r.choice(adjs)
+    tw = W("the")
+    if adj.sup.startswith("most ") or adj.sup == "most":
+        sw, aw = W("most"), W(adj.en)
+        sup = [sw, aw]
+    else:
+        sw = aw = W(adj.sup)
+        sup = [aw]
+    nw = W(noun.plural if subj.number == "pl" and noun.plural != "-" else noun.en)
+    kn = K(noun.ko, nw)
+    self.units.append((nw, [kn]))
+    past = r.random() < 0.25
+    bf = W(be_form(subj, "past" if past else "pres"))
+    en = subj.en + [bf, tw] + sup + [nw]
+    ko = subject_tokens(subj, "topic")
+    if r.random() < 0.5:
+        place = r.choice(L.places)
+        pnp = self.np_noun(place, number="sg", det=r.choice(["our", "my", "the", "this"]) if not place.proper else "", rel=False)
+        iw = W("in")
+        en += [iw] + pnp.en
+        ko += pnp.ko + [K("에서")]
+    ko += [K("가장", sw)] + kpred(adj.ko.attributive_present(), aw) + [kn] + finish(Copula(noun.ko), "past" if past else "pres", "final", None)
+    return self.end(en, ko)
+
+
+def _v3_quant(self):
+    """Quantifiers: I didn't buy anything -> 나는 아무것도 사지 않았다; Nobody came -> 아무도 오지 않았다;
+    Everyone laughed -> 모두가 웃었다; Do you have any pets? -> 너는 애완동물이 있니?; There isn't any milk
+    -> 우유가 없다."""
+    r = self.rng
+    L = self.L
+    kind = r.choice(["anything", "nobody", "everyone", "any_have", "any_there"])
+    if kind == "anything":
+        verbs = [v for v in L.tv if v.prep == "-" and v.case == "obj" and v.obj & {"object", "food", "drink", "clothes"}]
+        c = self._v3_clause(["past", "past", "pres", "fut", "can"], drop_time=False)
+        c.verb, c.rcpt, c.neg = r.choice(verbs), None, True
+        if c.subj.cls not in c.verb.subj:
+            c.subj = self.np_any(c.verb.subj)
+        aw = W("anything")
+        c.obj = NP([aw], [K("아무것도", aw)], aw, "아무것도", "object", "sg", None)
+        en = english(c, r)
+        ko = korean(c, "final", topic=True)
+        # 아무것도 takes no object particle
+        ko = [k for i, k in enumerate(ko) if not (i > 0 and ko[i - 1].text == "아무것도" and k.glue and k.text in ("을", "를"))]
+        return self.end(en, ko)
+    if kind in ("nobody", "everyone"):
+        c = self._v3_clause(["past", "past", "pres", "fut"], drop_time=False)
+        c.neg = kind == "nobody" and c.tense == "fut" and False
+        w = W("nobody" if kind == "nobody" else r.choice(["everyone", "everybody"]))
+        subj = NP([w], [K("아무도" if kind == "nobody" else "모두", w)], w, "아무도" if kind == "nobody" else "모두", "person", "sg", None)
+        if "person" not in c.verb.subj:
+            cands = [v for v in L.tv + L.iv if "person" in v.subj]
+            c.verb = r.choice(cands)
+            if c.verb.frame in ("tr", "ditr"):
+                c.obj = self.np_any(c.verb.obj, case="obj")
+            else:
+                c.obj = None
+            c.rcpt = None if c.verb.frame != "ditr" else self.np_any({"person"}, case="obj")
+        c.subj = subj
+        c.neg = False
+        en = english(c, r)
+        if kind == "nobody":
+            c.neg = True
+        ko = korean(c, "final", topic=True)
+        if kind == "nobody":  # 아무도 takes no particle
+            ko = [k for i, k in enumerate(ko) if not (i > 0 and ko[i - 1].text == "아무도" and k.glue and k.text in ("은", "는", "이", "가"))]
+        else:
+            ko = [K("가") if (i > 0 and ko[i - 1].text == "모두" and k.glue and k.text in ("은", "는")) else k for i, k in enumerate(ko)]
+        return self.end(en, ko)
+    noun = self.pick_noun({"animal", "object", "food", "drink", "clothes", "furniture"})
+    plural = noun.plural != "-" and noun.cls not in ("food", "drink")
+    nw = W(noun.plural if plural else noun.en)
+    kn = K(noun.ko, nw)
+    self.units.append((nw, [kn]))
+    anyw = W("any")
+    past = r.random() < 0.25
+    if kind == "any_have":
+        subj = self.np_any({"person"})
+        neg = r.random() < 0.5
+        hw = W("have")
+        do = W("did" if past else ("does" if subj.third_sg() else "do"))
+        if neg:
+            en = subj.en + [do, W("n't", attach=True) if r.random() < 0.6 else W("not"), hw, anyw, nw]
+            ko = subject_tokens(subj, "topic") + [kn, K(particle("subj", noun.ko))] + finish(EOPS, "past" if past else "pres", "final", hw)
+            return self.end(en, ko)
+        en = [do] + subj.en + [hw, anyw, nw]
+        ko = subject_tokens(subj, "topic") + [kn, K(particle("subj", noun.ko))] + finish(ISS, "past" if past else "pres", "question", hw)
+        return self.end(en, ko, "?")
+    c = Clause()
+    c.kind = "there"
+    self.add_place(c, being=True, force=True)
+    neg = r.random() < 0.5
+    bt = ("were" if past else "are") if plural else ("was" if past else "is")
+    if neg:
+        en = [W("there"), W(bt), W("n't", attach=True) if r.random() < 0.6 else W("not"), anyw, nw] + c.place[0]
+        ko = c.place[1] + [kn, K(particle("subj", noun.ko))] + finish(EOPS, "past" if past else "pres", "final", None)
+        return self.end(en, ko)
+    en = [W(bt), W("there"), anyw, nw] + c.place[0]
+    ko = c.place[1] + [kn, K(particle("subj", noun.ko))] + finish(ISS, "past" if past else "pres", "question", None)
+    return self.end(en, ko, "?")
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
-            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24)]
+            ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
+            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12)]
 
 
 def _v3_sentence(self):
