@@ -30,7 +30,9 @@ clock times (at six thirty -> 여섯 시 반에) and the questions about them (w
 -> 얼마나 오래, how many cats do you have -> 고양이가 몇 마리 있니, how old -> 몇 살, how much -> 얼마,
 how far -> 얼마나 멀다); be going to and the progressive for plans (ㄹ 것이다); after / before + a
 noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일까지, 세 시부터); superlatives and favorite
-(가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
+(가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); can / could
+you ... ? and please ... (for me) with the benefactive (보내 줄 수 있니?, 도와주세요); might (올지도 모른다);
+coordinated subjects, objects, adjectives and verb phrases (맥스와 엠마는, 빨갛고 가렵다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
 adjective (피곤해 보인다, 피곤해졌다, 점점 더 추워지고 있다); verb + infinitive or gerund (읽는 것을 좋아한다,
 울기 시작했다, 청소해야 한다, 쉬라고 말했다, 그만 말하세요); noun + noun and noun + prepositional
@@ -2617,9 +2619,126 @@ def _v3_quant(self):
     return self.end(en, ko, "?")
 
 
+def _v3_request(self):
+    """Can you / Could you ... ? and please ... for me: Could you send me the file? -> 나에게 파일을 보내
+    줄 수 있니?; Please help me -> 나를 도와주세요 (the benefactive 아/어 주다)."""
+    r = self.rng
+    c = self._v3_clause(["pres"])
+    c.subj, c.freq, c.never, c.neg, c.manner = None, None, False, False, None
+    c.adjuncts_pre = [(a[0], a[1], "end") for a in c.adjuncts_pre]
+    v = c.verb
+    e = english(c, r, imperative=True)
+    k = korean(c, "request", topic=False)
+    i = next(i for i, x in enumerate(k) if x.src is c.main_w)
+    body = k[:i]
+    inf = v.ko.past_stem()[0]
+    if r.random() < 0.55:
+        aux = r.choice(["can", "could", "could", "will"])
+        aw, yw = W(aux), W("you")
+        en = [aw, yw] + e + ([W(",", attach=True), W("please")] if r.random() < 0.2 else [])
+        ko = body + [K(inf, c.main_w), K("주", aw)] + ([K("ㄹ"), K("수"), K("있"), K("니")] if aux != "will" else [K("ㄹ"), K("거"), K("니")])
+        return self.end(en, ko, "?")
+    fw, mw = W("for"), W("me")
+    pw = W("please")
+    for_me = r.random() < 0.3 and v.frame != "ditr"
+    en = [pw] + e + ([fw, mw] if for_me else [])
+    ko = ([K("나", mw), K("를"), K("위해", fw)] if for_me else []) + body + [K(inf, c.main_w), K("주", pw), K("세요")]
+    return self.end(en, ko)
+
+
+def _v3_might(self):
+    """might -> ㄹ지도 모른다: It might rain -> 비가 올지도 모른다; Emma might come late."""
+    r = self.rng
+    c = self._v3_clause(["pres"], drop_time=False)
+    c.tense, c.neg, c.freq, c.never = "can", False, None, False
+    en = english(c, r)
+    i = next(i for i, w in enumerate(en) if w.text in ("can", "cannot", "ca"))
+    mw = W("might")
+    en = en[:i] + [mw] + en[i + 1:]
+    ko = korean(c, "final", topic=True)
+    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
+    stem = c.verb.ko.attributive_future()
+    ko = ko[:j] + [K(stem[0], c.main_w, stem=True)] + [K(t, glue=True) for t in stem[1:]] + [K("지도", glue=True)] + kpred(Predicate("모르다", "르").present(), mw)
+    return self.end(en, ko)
+
+
+def _v3_coord(self):
+    """Coordination: Max and Emma went home -> 맥스와 엠마는 집에 갔다; I bought apples and bread -> 나는 사과와
+    빵을 샀다; My eyes are red and itchy -> 내 눈은 빨갛고 가렵다; She cooked dinner and washed the dishes ->
+    그녀는 저녁을 요리하고 설거지를 했다 (one subject, two verb phrases)."""
+    r = self.rng
+    L = self.L
+    kind = r.choice(["subj", "obj", "obj", "adj", "vp"])
+    aw = W("and")
+    if kind == "adj":
+        c = self.clause(kinds=["adj"], tense=r.choice(["pres", "past", "pres"]))
+        a1 = c.adj
+        cands = [a for a in L.adjs if c.subj.cls in a.applies and a is not a1]
+        if not cands:
+            return self._v3_coord()
+        a2 = r.choice(cands)
+        c.degree, c.neg = None, False
+        en = english(c, r)
+        w2 = W(a2.en)
+        en = en + [aw, w2]
+        tense = "past" if c.tense == "past" else ("fut" if c.tense == "fut" else "pres")
+        ko = korean(c, "and", topic=True, conj_w=aw)
+        ko += finish(a2.ko, tense, "final", w2)
+        return self.end(en, ko)
+    if kind == "vp":
+        c1 = self._v3_clause(["past", "past", "pres", "fut"])
+        c1.neg, c1.never, c1.freq = False, False, None
+        c2 = self.clause(subj=c1.subj, kinds=["verb"], tense=c1.tense, allow_neg=False)
+        c2.adjuncts_pre, c2.never, c2.freq, c2.neg = [], False, None, False
+        if c2.kind != "verb":
+            return self._v3_coord()
+        e1 = english(c1, r)
+        e2 = english(c2, r)
+        # drop the repeated subject (and the shared will) from the second verb phrase
+        j = next(j for j, w in enumerate(e2) if w is c2.main_w)
+        e2 = e2[j:]
+        en = e1 + [aw] + e2
+        ko1 = korean(c1, "and", topic=True, conj_w=aw)
+        ko2 = korean(c2, "final", topic=True)
+        k = len(subject_tokens(c2.subj, "topic"))
+        return self.end(en, ko1 + ko2[k:])
+    c = self._v3_clause(["past", "pres", "fut", "can", "want"], drop_time=False)
+    if kind == "subj":
+        np1 = c.subj
+        np2 = self.np_any({np1.cls} if np1.cls != "person" else {"person"}, allow_pron=False)
+        if np1.pron is not None or np2.pron is not None:
+            np1 = self.np_name()
+            np2 = self.np_name()
+        en_np = np1.en + [aw] + np2.en
+        ko_np = np1.ko + [K(particle("with", last_head(np1)), aw, glue=True)] + np2.ko
+        c.subj = NP(en_np, ko_np, np2.head_w, np2.ko_head, np1.cls, "pl", None, noun=np2.noun)
+        c.neg = c.neg and r.random() < 0.5
+    else:
+        if c.verb.frame != "tr" or c.obj is None or c.obj.pron is not None:
+            return self._v3_coord()
+        np1 = c.obj
+        np2 = self.np_any(c.verb.obj, allow_pron=False, case="obj")
+        if np2.pron is not None:
+            return self._v3_coord()
+        if r.random() < 0.25:
+            np3 = self.np_any(c.verb.obj, allow_pron=False, case="obj")
+            if np3.pron is None:
+                en_np = np1.en + [W(",", attach=True)] + np2.en + [aw] + np3.en
+                ko_np = np1.ko + [K(",")] + np2.ko + [K(particle("with", last_head(np2)), aw, glue=True)] + np3.ko
+                c.obj = NP(en_np, ko_np, np3.head_w, np3.ko_head, np3.cls, "pl", None, noun=np3.noun)
+                return self.end(english(c, r), korean(c, "final", topic=True))
+        en_np = np1.en + [aw] + np2.en
+        ko_np = np1.ko + [K(particle("with", last_head(np1)), aw, glue=True)] + np2.ko
+        c.obj = NP(en_np, ko_np, np2.head_w, np2.ko_head, np2.cls, "pl", None, noun=np2.noun)
+    if r.random() < 0.2 and c.tense in ("pres", "past", "fut", "can"):
+        c.contract = False
+        return self.end(english(c, r, question=True), korean(c, "question", topic=True), "?")
+    return self.end(english(c, r), korean(c, "final", topic=True))
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
-            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12)]
+            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16)]
 
 
 def _v3_sentence(self):
