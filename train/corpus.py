@@ -30,7 +30,9 @@ clock times (at six thirty -> 여섯 시 반에) and the questions about them (w
 -> 얼마나 오래, how many cats do you have -> 고양이가 몇 마리 있니, how old -> 몇 살, how much -> 얼마,
 how far -> 얼마나 멀다); be going to and the progressive for plans (ㄹ 것이다); after / before + a
 noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일까지, 세 시부터); superlatives and favorite
-(가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); can / could
+(가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); adverbs (늦게, 일찍,
+온라인으로, 먼저, 아직, 벌써; every evening -> 매일 저녁, every Sunday -> 일요일마다; today is Monday ->
+오늘은 월요일이다; little brother -> 남동생); can / could
 you ... ? and please ... (for me) with the benefactive (보내 줄 수 있니?, 도와주세요); might (올지도 모른다);
 coordinated subjects, objects, adjectives and verb phrases (맥스와 엠마는, 빨갛고 가렵다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
@@ -2736,9 +2738,81 @@ def _v3_coord(self):
     return self.end(english(c, r), korean(c, "final", topic=True))
 
 
+END_ADVERBS = [("late", "늦게"), ("early", "일찍"), ("online", "온라인으로"), ("first", "먼저"), ("again", "다시"),
+               ("together", "함께"), ("alone", "혼자")]
+EVERY_TIMES = [("every evening", ["매일", "저녁"]), ("every night", ["매일", "밤"]), ("every week", ["매주"]),
+               ("every month", ["매달"]), ("every year", ["매년"]), ("every weekend", ["주말마다"]),
+               ("every summer", ["여름마다"]), ("every winter", ["겨울마다"]), ("every afternoon", ["매일", "오후"]),
+               ("every sunday", ["일요일마다"]), ("every saturday", ["토요일마다"]), ("every monday", ["월요일마다"])]
+KIN = {"brother": [("little", "남동생"), ("younger", "남동생")], "sister": [("little", "여동생"), ("younger", "여동생")]}
+
+
+def _v3_adv(self):
+    """Adverbs the version-2 grammar lacks: late / early / online / first / again / alone (Korean
+    before the verb: 늦게 왔다); still / already before an adjective (빵은 아직 따뜻하다); every evening ->
+    매일 저녁, every week -> 매주, every Sunday -> 일요일마다; Today is Monday -> 오늘은 월요일이다; my little
+    brother -> 내 남동생."""
+    r = self.rng
+    kind = r.choice(["end", "end", "still", "every", "every", "today", "kin"])
+    if kind == "end":
+        c = self._v3_clause(["past", "past", "pres", "fut", "can", "want", "should"], drop_time=False)
+        c.manner = r.choice(END_ADVERBS)
+    elif kind == "still":
+        c = self.clause(kinds=["adj"], tense=r.choice(["pres", "pres", "past"]))
+        c.neg = False
+        c.degree = r.choice([("still", "아직"), ("still", "아직도"), ("already", "벌써"), ("already", "이미")])
+    elif kind == "every":
+        c = self._v3_clause(["pres", "pres", "past"])
+        e, ks = r.choice(EVERY_TIMES)
+        en = words(e)
+        if en[-1].text in ("sunday", "saturday", "monday"):
+            en[-1].cap = True
+        ko = [K(k, en[min(i + 1, len(en) - 1)] if len(ks) > 1 else en[-1]) for i, k in enumerate(ks)]
+        if len(ks) > 1:
+            ko[0].src = en[0]
+        c.adjuncts_pre = [(en, ko, r.choice(["end", "end", "front"]))]
+    elif kind == "today":
+        days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        ko_days = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
+        t, kt, tense = r.choice([("today", "오늘", "pres"), ("tomorrow", "내일", "fut"), ("yesterday", "어제", "past")])
+        tw = W(t)
+        if r.random() < 0.5:
+            i = r.randrange(7)
+            dw = W(days[i], cap=True)
+            pred_en, pred_ko, head = [dw], [K(ko_days[i], dw)], ko_days[i]
+        else:
+            nm = self.np_name()
+            bw = W("birthday")
+            pred_en = nm.en + [W("'s", attach=True), bw]
+            pred_ko = nm.ko + [K("의"), K("생일", bw)]
+            head = "생일"
+        be = {"pres": [W("is")], "past": [W("was")], "fut": [W("will"), W("be")]}[tense]
+        en = [tw] + be + pred_en
+        ko = [K(kt, tw), K(particle("topic", kt))] + pred_ko + finish(Copula(head), "pres" if tense == "fut" else tense, "final", None)
+        return self.end(en, ko)
+    else:
+        c = self._v3_clause(["pres", "past", "past", "fut", "prog"], drop_time=False)
+        sib = self.L.noun_by_en[r.choice(["brother", "sister"])]
+        mod, ko_kin = r.choice(KIN[sib.en])
+        np = self.np_noun(sib, number="sg", det=r.choice(["my", "my", "your", "his", "her", "our"]), rel=False)
+        mw = W(mod)
+        i = np.en.index(np.head_w)
+        np.en = np.en[:i] + [mw] + np.en[i:]
+        np.ko = [K(ko_kin, np.head_w) if k.src is np.head_w else k for k in np.ko]
+        np.ko_head = ko_kin
+        if r.random() < 0.5 or c.obj is None or c.verb.frame != "tr" or "person" not in c.verb.obj:
+            if "person" in c.verb.subj:
+                c.subj = np
+            else:
+                c = self.clause(subj=np, kinds=["adj", "verb"])
+        else:
+            c.obj = np
+    return self.end(english(c, r), korean(c, "final", topic=True))
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
-            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16)]
+            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16)]
 
 
 def _v3_sentence(self):
