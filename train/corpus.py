@@ -32,7 +32,8 @@ how far -> 얼마나 멀다); be going to and the progressive for plans (ㄹ 것
 noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일까지, 세 시부터); superlatives and favorite
 (가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); adverbs (늦게, 일찍,
 온라인으로, 먼저, 아직, 벌써; every evening -> 매일 저녁, every Sunday -> 일요일마다; today is Monday ->
-오늘은 월요일이다; little brother -> 남동생); can / could
+오늘은 월요일이다; little brother -> 남동생); noun-dependent senses (머리가 아프다, 문이 열려 있다, 은행은 문을 닫았다, 버스가 꽉
+찼다); can / could
 you ... ? and please ... (for me) with the benefactive (보내 줄 수 있니?, 도와주세요); might (올지도 모른다);
 coordinated subjects, objects, adjectives and verb phrases (맥스와 엠마는, 빨갛고 가렵다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
@@ -2810,9 +2811,111 @@ def _v3_adv(self):
     return self.end(english(c, r), korean(c, "final", topic=True))
 
 
+BODY_KO = {"back": "허리", "throat": "목"}  # my back hurts -> 허리가 아프다; a sore throat -> 목이 아프다
+OPEN_PLACES = ["store", "shop", "bank", "museum", "library", "restaurant", "bakery", "pharmacy", "market", "supermarket", "cafe", "post office"]
+
+
+def _v3_state(self):
+    """Word senses that depend on the noun: My head hurts -> 나는 머리가 아프다; The door is open -> 문이
+    열려 있다; The bank is closed -> 은행은 문을 닫았다; The bus was full -> 버스가 꽉 찼다; The box is empty ->
+    상자가 비어 있다; Is this seat free? -> 이 자리는 비어 있니?"""
+    r = self.rng
+    L = self.L
+    kind = r.choice(["hurt", "hurt", "door", "place", "full"])
+    past = r.random() < 0.3
+    tense = "past" if past else "pres"
+    question = r.random() < 0.2
+    form = "question" if question else "final"
+    if kind == "hurt":
+        body = r.choice(["head", "back", "stomach", "tooth", "leg", "arm", "eye", "throat", "foot", "knee", "ear", "hand", "shoulder", "neck"])
+        noun = L.noun_by_en[body]
+        owner = r.choice(["i", "i", "you", "he", "she", "name"])
+        if question and owner == "i":
+            owner = "you"
+        if owner == "name":
+            o = self.np_name()
+            poss_en = o.en + [W("'s", attach=True)]
+            o_ko = subject_tokens(o, "topic")
+            third = True
+        else:
+            pw = W(PRONOUNS[owner][2])
+            poss_en = [pw]
+            o_ko = [K(PRONOUNS[owner][3], pw), K(particle("topic", PRONOUNS[owner][3]))]
+            third = False
+        plural = body in ("eye", "leg", "arm", "foot", "knee", "ear", "hand", "shoulder") and r.random() < 0.3
+        bw = W(noun.plural if plural else noun.en)
+        ko_b = BODY_KO.get(body, noun.ko)
+        kb = K(ko_b, bw)
+        hw = W("")
+        if question:
+            if r.random() < 0.5:
+                hw.text = "hurt"
+                do = W("did" if past else ("do" if plural else "does"))
+                en = [do] + poss_en + [bw, hw]
+            else:
+                en = [W("does" if not plural else "do")] + poss_en + [bw, W("still"), W("hurt")]
+                hw = en[-1]
+                past = False
+                tense = "pres"
+        else:
+            hw.text = "hurt" if past or plural else "hurts"
+            en = poss_en + [bw, hw]
+        still = [K("아직", en[-2])] if question and en[-2].text == "still" else []
+        ko = (o_ko if not question or r.random() < 0.5 else []) + still + [kb, K(particle("subj", ko_b))]
+        ko += finish(Predicate("아프다", adjective=True), tense, form, hw)
+        return self.end(en, ko, "?" if question else ".")
+    if kind == "door":
+        noun = L.noun_by_en[r.choice(["door", "window", "fridge", "box", "bottle"])]
+        np = self.np_noun(noun, number="sg", det=r.choice(["the", "the", "this", "my", "your"]), rel=False)
+        open_ = r.random() < 0.5
+        aw = W("open" if open_ else "closed")
+        bf = W("was" if past else "is")
+        stem = "열려" if open_ else "닫혀"
+        if noun.en in ("box", "bottle") and r.random() < 0.5:
+            aw.text, stem = "empty", "비어"
+        en = ([bf] + np.en + [aw]) if question else (np.en + [bf, aw])
+        ko = subject_tokens(np, "subj") + [K(stem, aw)] + finish(ISS, tense, form, None)
+        return self.end(en, ko, "?" if question else ".")
+    if kind == "place":
+        pl = r.choice(OPEN_PLACES)
+        noun = L.noun_by_en.get(pl)
+        if noun is None:
+            return self._v3_state()
+        np = self.np_noun(noun, number="sg", det=r.choice(["the", "the", "this", "that"]), rel=False)
+        open_ = r.random() < 0.5
+        aw = W("open" if open_ else "closed")
+        bf = W("was" if past else "is")
+        en = ([bf] + np.en + [aw]) if question else (np.en + [bf, aw])
+        if r.random() < 0.5:
+            e, k = r.choice([("today", "오늘"), ("now", "지금"), ("on sundays", "일요일에"), ("until ten", "열 시까지")])
+            ew = words(e)
+            if ew[-1].text == "sundays":
+                ew[-1].cap = True
+            en += ew
+            ks = k.split()
+            add = [K(x, ew[-1]) for x in ks]
+            if k == "일요일에":
+                add = [K("일요일", ew[-1]), K("에")]
+            elif k == "열 시까지":
+                add = [K("열", ew[-1]), K("시"), K("까지", ew[0], glue=True)]
+        else:
+            e, add = "", []
+        habitual = e in ("on sundays", "until ten")  # opens on Sundays -> 연다; is open now -> 열었다
+        p = Predicate("열다" if open_ else "닫다")
+        ko = subject_tokens(np, "topic") + add + [K("문", aw), K("을")] + finish(p, "pres" if habitual and not past else "past", form, aw)
+        return self.end(en, ko, "?" if question else ".")
+    noun = L.noun_by_en[r.choice(["bus", "train", "box", "bottle", "cup", "fridge", "restaurant"])]
+    np = self.np_noun(noun, number="sg", det=r.choice(["the", "the", "this", "my", "our"]), rel=False)
+    aw = W("full")
+    bf = W("was" if past else "is")
+    en = ([bf] + np.en + [aw]) if question else (np.en + [bf, aw])
+    ko = subject_tokens(np, "subj") + [K("꽉", aw)] + finish(Predicate("차다"), "past", form, aw)
+    return self.end(en, ko, "?" if question else ".")
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
-            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16)]
+            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12)]
 
 
 def _v3_sentence(self):
