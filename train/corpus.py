@@ -33,7 +33,8 @@ noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일
 (가장 큰, 네가 가장 좋아하는); quantifiers (아무것도 ...지 않다, 아무도, 모두가, any -> nothing); adverbs (늦게, 일찍,
 온라인으로, 먼저, 아직, 벌써; every evening -> 매일 저녁, every Sunday -> 일요일마다; today is Monday ->
 오늘은 월요일이다; little brother -> 남동생); noun-dependent senses (머리가 아프다, 문이 열려 있다, 은행은 문을 닫았다, 버스가 꽉
-찼다); can / could
+찼다); because / so + a request (추우니까 창문을 닫으세요); named (맥스라는 개); make + object + adjective
+(나를 슬프게 했다); can / could
 you ... ? and please ... (for me) with the benefactive (보내 줄 수 있니?, 도와주세요); might (올지도 모른다);
 coordinated subjects, objects, adjectives and verb phrases (맥스와 엠마는, 빨갛고 가렵다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
@@ -2913,9 +2914,115 @@ def _v3_state(self):
     return self.end(en, ko, "?" if question else ".")
 
 
+def _v3_nikka(self):
+    """because / so + a request or imperative: Please close the window because it's cold -> 추우니까
+    창문을 닫으세요; It's raining, so take an umbrella -> 비가 오고 있으니까 우산을 가져가세요 (-니까, never
+    때문에, before an imperative)."""
+    r = self.rng
+    c1 = self._v3_clause(["pres"])
+    c1.subj, c1.freq, c1.never, c1.manner = None, None, False, None
+    c1.adjuncts_pre = [(a[0], a[1], "end") for a in c1.adjuncts_pre if a[0][0].text not in ("last", "yesterday", "this")]
+    style = r.choice(["please", "please", "plain", "dont"])
+    c1.neg = style == "dont"
+    e1 = english(c1, r, imperative=True)
+    if style == "please":
+        e1 = [W("please")] + e1
+    elif style == "dont":
+        e1 = words("do") + [W("n't", attach=True)] + e1
+    k1 = korean(c1, "request" if style != "dont" or r.random() < 0.5 else "imperative", topic=False)
+    if style == "dont":
+        k1 = k1[:-1] + [K("마세요")] if r.random() < 0.5 and k1[-1].text == "마라" else k1
+    if r.random() < 0.5:
+        c2 = self.weather(Clause(), r.choice(["pres", "pres", "past"]))
+        c2.adjuncts_pre = []
+    else:
+        c2 = self.clause(kinds=["adj", "adj", "verb"], tense=r.choice(["pres", "pres", "past", "prog"]))
+        c2.adjuncts_pre = []
+    if c2.tense not in ("pres", "past", "prog"):
+        c2.tense = "pres"
+    c2.freq, c2.never = None, False
+    cw = W(r.choice(["because", "so"]))
+    e2 = english(c2, r)
+    k2 = korean(c2, "if", topic=False, conj_w=cw)
+    last = k2[-1]
+    if last.text not in ("면", "으면"):
+        return self._v3_nikka()
+    k2[-1] = K("니까" if last.text == "면" else "으니까", cw, glue=True)
+    if cw.text == "because":
+        en = e1 + [cw] + e2
+    else:
+        en = e2 + [W(",", attach=True), cw] + e1
+    return self.end(en, k2 + k1, r.choice([".", ".", "!"]))
+
+
+def _v3_named(self):
+    """a dog named Max -> 맥스라는 개; a girl called Emma -> 엠마라는 소녀."""
+    r = self.rng
+    L = self.L
+    nm = r.choice(L.names)
+    noun = self.pick_noun({"animal", "person"})
+    np = self.np_noun(noun, number="sg", det=r.choice(["a", "a", "the"]), rel=False)
+    vw = W(r.choice(["named", "called"]))
+    nw = W(nm.en, cap=True)
+    kn = K(nm.ko, nw)
+    self.units.append((nw, [kn]))
+    np.en = np.en + [vw, nw]
+    np.ko = [kn, K("이라는" if has_batchim(nm.ko) else "라는", vw, glue=True)] + [k for k in np.ko]
+    x = r.random()
+    if x < 0.4:
+        subj = self.np_any({"person"})
+        hw = W("have" if not subj.third_sg() else "has")
+        past = r.random() < 0.3
+        if past:
+            hw.text = "had"
+        en = subj.en + [hw] + np.en
+        ko = subject_tokens(subj, "topic") + np.ko + [K(particle("subj", np.ko_head))] + finish(ISS, "past" if past else "pres", "final", hw)
+        return self.end(en, ko)
+    if x < 0.7:
+        c = self.clause(subj=np, kinds=["verb", "adj"])
+        return self.end(english(c, r), korean(c, "final", topic=True))
+    c = self._v3_clause(["past", "pres", "fut"], drop_time=False)
+    verbs = [v for v in L.tv if noun.cls in v.obj and v.prep == "-"]
+    if not verbs:
+        return self._v3_named()
+    c.verb, c.rcpt, c.obj = r.choice(verbs), None, np
+    if c.subj.cls not in c.verb.subj:
+        c.subj = self.np_any(c.verb.subj)
+    return self.end(english(c, r), korean(c, "final", topic=True))
+
+
+def _v3_make(self):
+    """make + object + adjective or verb: The movie made me sad -> 그 영화는 나를 슬프게 했다; The joke made
+    Emma laugh -> 그 농담은 엠마를 웃게 했다."""
+    r = self.rng
+    L = self.L
+    subj = self.np_any({"abstract", "object", "person", "animal", "food", "nature"})
+    obj = self.np_any({"person"}, case="obj")
+    mw = W("")
+    tense = r.choice(["past", "past", "pres", "fut"])
+    if r.random() < 0.6:
+        adj = r.choice([a for a in L.adjs if "person" in a.applies])
+        cw = W(adj.en)
+        stem = adj.ko.consonant("게")
+    else:
+        v = r.choice([v for v in L.iv if "person" in v.subj])
+        cw = W(v.forms["base"])
+        stem = v.ko.consonant("게")
+    if tense == "fut":
+        mw.text = "make"
+        en = subj.en + [W("will"), mw] + obj.en + [cw]
+    else:
+        mw.text = "made" if tense == "past" else ("makes" if subj.third_sg() else "make")
+        en = subj.en + [mw] + obj.en + [cw]
+    ko = subject_tokens(subj, "topic") + obj.ko + [K(particle("obj", last_head(obj)))] + [K(stem[0], cw, stem=True), K("게", glue=True)]
+    ko += finish(HA, tense, "final", mw)
+    return self.end(en, ko)
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
-            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12)]
+            ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12),
+            ("nikka", 8), ("named", 5), ("make", 5)]
 
 
 def _v3_sentence(self):
