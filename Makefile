@@ -26,11 +26,12 @@ test-native:
 	cargo test --release
 
 # The library without std, for a target without an OS: proves the core is no_std.
+# The subword tokenizers (feature `subword`) too.
 test-nostd: setup
-	cargo build --lib --no-default-features --target wasm32-unknown-unknown
-	@if cargo tree -e features --no-default-features --target wasm32-unknown-unknown --edges normal | grep -q 'feature "std"'; then \
+	cargo build --lib --no-default-features --features subword --target wasm32-unknown-unknown
+	@if cargo tree -e features --no-default-features --features subword --target wasm32-unknown-unknown --edges normal | grep -q 'feature "std"'; then \
 	  echo "a dependency turns on std in the no_std build:"; \
-	  cargo tree -e features --no-default-features --target wasm32-unknown-unknown --edges normal -i std 2>/dev/null | head; exit 1; fi
+	  cargo tree -e features --no-default-features --features subword --target wasm32-unknown-unknown --edges normal -i std 2>/dev/null | head; exit 1; fi
 
 test-wasm: setup
 	scripts/setup.sh browser
