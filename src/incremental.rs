@@ -15,6 +15,9 @@
 //! | cross-attention of decoder layer `l` | the self-attention before it was recomputed, the memory is not the one it read, or `h`, `scale` or its edits or knock-outs changed |
 //! | feed-forward of decoder layer `l`, output (final norm) | the sublayer before it was recomputed |
 //!
+//! An encoder-only model has only the encoder's stages, a decoder-only model only the decoder's,
+//! without cross-attention.
+//!
 //! So a cross-attention edit in the last decoder layer reruns that sublayer, the feed-forward
 //! after it and the final norm, and nothing of the encoder; so does knocking out (or restoring)
 //! one of its heads. Nothing is invalidated by hand: a run compares each stage's inputs (ids,

@@ -29,6 +29,16 @@
 //! const { heads, delta, ranking } = lab.headImportance(); // each head knocked out alone
 //! const vw = lab.valueWeighted("decoder_cross", 1);   // per head: ||w_ij v_j W_O^(h)||
 //! const { encoder, decoder_self, cross } = lab.rollout(); // attention rollout, per layer
+//!
+//! // any family: info() says what the model is and has
+//! const bert = new Lab(bertBytes);                     // encoder-only (BERT, MiniLM)
+//! const { architecture, sites, output, text } = bert.info(); // "encoder_only", [{id: "encoder", ...}], "masked_token", "source"
+//! bert.setSource("the [MASK] sat on the mat");
+//! bert.run().trace.encoder.probs;                      // (S, V), made when read
+//! bert.fill(5);                                        // [{position, candidates: [{token, prob}]}]
+//! const gpt = new Lab(gptBytes);                       // decoder-only (GPT-2): the text is the decoder's input
+//! gpt.setSource("Once upon a time");
+//! gpt.generate(20);                                    // {text, tokens, steps, trace}, like translate()
 //! ```
 //!
 //! The analyses ([`Lab::head_importance`], [`Lab::value_weighted`], [`Lab::rollout`]; see
