@@ -218,7 +218,7 @@ proptest! {
             if i % 3 == 2 {
                 let enc = session.encode(&model, &state.src, &state.opts).unwrap();
                 let full = model.encode(&state.src, &state.opts).unwrap();
-                prop_assert_eq!(bits(&enc.to_trace()), bits(&full), "encoder after op {} {:?}", i, op);
+                prop_assert_eq!(bits(&enc.to_trace(&model).unwrap()), bits(&full), "encoder after op {} {:?}", i, op);
             }
             let staged = session.run(&model, &state.src, &state.tgt, &state.opts).unwrap();
             let full = model.forward(&state.src, &state.tgt, &state.opts).unwrap();
@@ -249,22 +249,29 @@ fn a_cross_attention_edit_in_the_last_layer_reuses_the_encoder_and_everything_be
     let a = session.run(&model, &src, &tgt, &opts).unwrap();
     opts.overrides.push(edit(&model, Stack::DecoderCross, 1, 3.0));
     let b = session.run(&model, &src, &tgt, &opts).unwrap();
-    assert!(Rc::ptr_eq(&a.encoder.embed, &b.encoder.embed));
-    assert!(a.encoder.layers.iter().zip(&b.encoder.layers).all(|(x, y)| Rc::ptr_eq(x, y)));
-    assert!(Rc::ptr_eq(&a.encoder.memory, &b.encoder.memory));
-    assert!(Rc::ptr_eq(&a.decoder.embed, &b.decoder.embed));
-    let (la, lb) = (&a.decoder.layers, &b.decoder.layers);
+    assert!(Rc::ptr_eq(&a.encoder.as_ref().unwrap().embed, &b.encoder.as_ref().unwrap().embed));
+    assert!(a
+        .encoder
+        .as_ref()
+        .unwrap()
+        .layers
+        .iter()
+        .zip(&b.encoder.as_ref().unwrap().layers)
+        .all(|(x, y)| Rc::ptr_eq(x, y)));
+    assert!(Rc::ptr_eq(&a.encoder.as_ref().unwrap().memory, &b.encoder.as_ref().unwrap().memory));
+    assert!(Rc::ptr_eq(&a.decoder.as_ref().unwrap().embed, &b.decoder.as_ref().unwrap().embed));
+    let (la, lb) = (&a.decoder.as_ref().unwrap().layers, &b.decoder.as_ref().unwrap().layers);
     assert!(Rc::ptr_eq(&la[0].self_attn, &lb[0].self_attn));
-    assert!(Rc::ptr_eq(&la[0].cross_attn, &lb[0].cross_attn));
+    assert!(Rc::ptr_eq(&la[0].cross_attn.as_ref().unwrap(), &lb[0].cross_attn.as_ref().unwrap()));
     assert!(Rc::ptr_eq(&la[0].ffn, &lb[0].ffn));
     assert!(Rc::ptr_eq(&la[1].self_attn, &lb[1].self_attn));
-    assert!(!Rc::ptr_eq(&la[1].cross_attn, &lb[1].cross_attn));
+    assert!(!Rc::ptr_eq(&la[1].cross_attn.as_ref().unwrap(), &lb[1].cross_attn.as_ref().unwrap()));
     assert!(!Rc::ptr_eq(&la[1].ffn, &lb[1].ffn));
-    assert!(!Rc::ptr_eq(&a.decoder.output, &b.decoder.output));
-    assert_ne!(a.decoder.output, b.decoder.output);
+    assert!(!Rc::ptr_eq(&a.decoder.as_ref().unwrap().output, &b.decoder.as_ref().unwrap().output));
+    assert_ne!(a.decoder.as_ref().unwrap().output, b.decoder.as_ref().unwrap().output);
     // the same edit again: nothing is recomputed
     let c = session.run(&model, &src, &tgt, &opts).unwrap();
-    assert!(Rc::ptr_eq(&b.decoder.output, &c.decoder.output));
+    assert!(Rc::ptr_eq(&b.decoder.as_ref().unwrap().output, &c.decoder.as_ref().unwrap().output));
 }
 
 #[test]
@@ -275,12 +282,18 @@ fn an_encoder_edit_in_layer_1_reuses_layer_0_and_reruns_every_cross_attention() 
     let a = session.run(&model, &src, &tgt, &opts).unwrap();
     opts.overrides.push(edit(&model, Stack::Encoder, 1, -2.0));
     let b = session.run(&model, &src, &tgt, &opts).unwrap();
-    assert!(Rc::ptr_eq(&a.encoder.layers[0], &b.encoder.layers[0]));
-    assert!(!Rc::ptr_eq(&a.encoder.layers[1], &b.encoder.layers[1]));
-    assert!(!Rc::ptr_eq(&a.encoder.memory, &b.encoder.memory));
+    assert!(Rc::ptr_eq(&a.encoder.as_ref().unwrap().layers[0], &b.encoder.as_ref().unwrap().layers[0]));
+    assert!(!Rc::ptr_eq(&a.encoder.as_ref().unwrap().layers[1], &b.encoder.as_ref().unwrap().layers[1]));
+    assert!(!Rc::ptr_eq(&a.encoder.as_ref().unwrap().memory, &b.encoder.as_ref().unwrap().memory));
     // the decoder's self-attention does not read the memory; its cross-attention does
-    assert!(Rc::ptr_eq(&a.decoder.layers[0].self_attn, &b.decoder.layers[0].self_attn));
-    assert!(!Rc::ptr_eq(&a.decoder.layers[0].cross_attn, &b.decoder.layers[0].cross_attn));
+    assert!(Rc::ptr_eq(
+        &a.decoder.as_ref().unwrap().layers[0].self_attn,
+        &b.decoder.as_ref().unwrap().layers[0].self_attn
+    ));
+    assert!(!Rc::ptr_eq(
+        &a.decoder.as_ref().unwrap().layers[0].cross_attn.as_ref().unwrap(),
+        &b.decoder.as_ref().unwrap().layers[0].cross_attn.as_ref().unwrap()
+    ));
 }
 
 #[test]
@@ -291,21 +304,24 @@ fn knocking_out_a_cross_head_in_the_last_layer_reuses_everything_before_it_and_r
     let a = session.run(&model, &src, &tgt, &opts).unwrap();
     opts.knock_out.push(HeadRef { stack: Stack::DecoderCross, layer: 1, head: 0 });
     let b = session.run(&model, &src, &tgt, &opts).unwrap();
-    assert!(Rc::ptr_eq(&a.encoder.memory, &b.encoder.memory));
-    let (la, lb) = (&a.decoder.layers, &b.decoder.layers);
+    assert!(Rc::ptr_eq(&a.encoder.as_ref().unwrap().memory, &b.encoder.as_ref().unwrap().memory));
+    let (la, lb) = (&a.decoder.as_ref().unwrap().layers, &b.decoder.as_ref().unwrap().layers);
     assert!(Rc::ptr_eq(&la[0].ffn, &lb[0].ffn));
     assert!(Rc::ptr_eq(&la[1].self_attn, &lb[1].self_attn));
-    assert!(!Rc::ptr_eq(&la[1].cross_attn, &lb[1].cross_attn));
-    assert!(lb[1].cross_attn.sublayer.heads[0].knocked_out);
-    assert_ne!(a.decoder.output, b.decoder.output);
+    assert!(!Rc::ptr_eq(&la[1].cross_attn.as_ref().unwrap(), &lb[1].cross_attn.as_ref().unwrap()));
+    assert!(lb[1].cross_attn.as_ref().unwrap().sublayer.heads[0].knocked_out);
+    assert_ne!(a.decoder.as_ref().unwrap().output, b.decoder.as_ref().unwrap().output);
     // the same head listed again: nothing is recomputed
     opts.knock_out.push(HeadRef { stack: Stack::DecoderCross, layer: 1, head: 0 });
     let c = session.run(&model, &src, &tgt, &opts).unwrap();
-    assert!(Rc::ptr_eq(&b.decoder.output, &c.decoder.output));
+    assert!(Rc::ptr_eq(&b.decoder.as_ref().unwrap().output, &c.decoder.as_ref().unwrap().output));
     // restored: recomputed, and the very numbers of the first run
     opts.knock_out.clear();
     let d = session.run(&model, &src, &tgt, &opts).unwrap();
-    assert!(!Rc::ptr_eq(&c.decoder.layers[1].cross_attn, &d.decoder.layers[1].cross_attn));
+    assert!(!Rc::ptr_eq(
+        &c.decoder.as_ref().unwrap().layers[1].cross_attn.as_ref().unwrap(),
+        &d.decoder.as_ref().unwrap().layers[1].cross_attn.as_ref().unwrap()
+    ));
     assert_eq!(bits(&a.to_trace(&model).unwrap()), bits(&d.to_trace(&model).unwrap()));
 }
 
@@ -320,4 +336,39 @@ fn an_error_leaves_the_session_usable() {
     assert!(session.run(&model, &src, &tgt, &bad).is_err());
     let staged = session.run(&model, &src, &tgt, &opts).unwrap();
     assert_eq!(staged.to_trace(&model).unwrap(), model.forward(&src, &tgt, &opts).unwrap());
+}
+
+#[test]
+fn single_stack_families_run_incrementally_as_a_full_pass() {
+    // A BERT-style and a GPT-2-style model from transformers (tests/fixtures/families): a run
+    // after each change equals Model::forward bit for bit, and an edit of the last layer
+    // reuses the first layer's stage.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families");
+    for (name, stack, src, tgt) in [
+        ("bert_mlm_untied_gelu_new", Stack::Encoder, vec![2u32, 9, 4, 11, 3], vec![]),
+        ("gpt2_untied_gelu_3layers", Stack::DecoderSelf, vec![], vec![5u32, 7, 9, 11]),
+    ] {
+        let model = Model::from_safetensors(&std::fs::read(dir.join(format!("{name}.safetensors"))).unwrap()).unwrap();
+        let mut session = Session::new();
+        let mut opts = RunOptions::default();
+        let a = session.run(&model, &src, &tgt, &opts).unwrap();
+        assert_eq!(bits(&a.to_trace(&model).unwrap()), bits(&model.forward(&src, &tgt, &opts).unwrap()), "{name}");
+        let last = model.config.sites()[0].layers - 1;
+        opts.overrides.push(edit(&model, stack, last, 1.5));
+        opts.knock_out.push(HeadRef { stack, layer: 0, head: 1 });
+        let b = session.run(&model, &src, &tgt, &opts).unwrap();
+        assert_eq!(bits(&b.to_trace(&model).unwrap()), bits(&model.forward(&src, &tgt, &opts).unwrap()), "{name}");
+        assert_eq!(b.encoder.is_some(), stack == Stack::Encoder, "{name}: only the stacks the model has");
+        assert_eq!(b.decoder.is_some(), stack == Stack::DecoderSelf, "{name}");
+        opts.knock_out.clear();
+        let c = session.run(&model, &src, &tgt, &opts).unwrap();
+        let first = |s: &attnscope::incremental::Staged| match stack {
+            Stack::Encoder => Rc::as_ptr(&s.encoder.as_ref().unwrap().layers[0]) as usize,
+            _ => Rc::as_ptr(&s.decoder.as_ref().unwrap().layers[0].ffn) as usize,
+        };
+        assert_ne!(first(&b), first(&c), "{name}: restoring layer 0's head recomputes it");
+        let d = session.run(&model, &src, &tgt, &opts).unwrap();
+        assert_eq!(first(&c), first(&d), "{name}: nothing changed, nothing recomputed");
+        assert_eq!(bits(&d.to_trace(&model).unwrap()), bits(&model.forward(&src, &tgt, &opts).unwrap()), "{name}");
+    }
 }
