@@ -262,10 +262,10 @@ fn a_cross_attention_edit_in_the_last_layer_reuses_the_encoder_and_everything_be
     assert!(Rc::ptr_eq(&a.decoder.as_ref().unwrap().embed, &b.decoder.as_ref().unwrap().embed));
     let (la, lb) = (&a.decoder.as_ref().unwrap().layers, &b.decoder.as_ref().unwrap().layers);
     assert!(Rc::ptr_eq(&la[0].self_attn, &lb[0].self_attn));
-    assert!(Rc::ptr_eq(&la[0].cross_attn.as_ref().unwrap(), &lb[0].cross_attn.as_ref().unwrap()));
+    assert!(Rc::ptr_eq(la[0].cross_attn.as_ref().unwrap(), lb[0].cross_attn.as_ref().unwrap()));
     assert!(Rc::ptr_eq(&la[0].ffn, &lb[0].ffn));
     assert!(Rc::ptr_eq(&la[1].self_attn, &lb[1].self_attn));
-    assert!(!Rc::ptr_eq(&la[1].cross_attn.as_ref().unwrap(), &lb[1].cross_attn.as_ref().unwrap()));
+    assert!(!Rc::ptr_eq(la[1].cross_attn.as_ref().unwrap(), lb[1].cross_attn.as_ref().unwrap()));
     assert!(!Rc::ptr_eq(&la[1].ffn, &lb[1].ffn));
     assert!(!Rc::ptr_eq(&a.decoder.as_ref().unwrap().output, &b.decoder.as_ref().unwrap().output));
     assert_ne!(a.decoder.as_ref().unwrap().output, b.decoder.as_ref().unwrap().output);
@@ -291,8 +291,8 @@ fn an_encoder_edit_in_layer_1_reuses_layer_0_and_reruns_every_cross_attention() 
         &b.decoder.as_ref().unwrap().layers[0].self_attn
     ));
     assert!(!Rc::ptr_eq(
-        &a.decoder.as_ref().unwrap().layers[0].cross_attn.as_ref().unwrap(),
-        &b.decoder.as_ref().unwrap().layers[0].cross_attn.as_ref().unwrap()
+        a.decoder.as_ref().unwrap().layers[0].cross_attn.as_ref().unwrap(),
+        b.decoder.as_ref().unwrap().layers[0].cross_attn.as_ref().unwrap()
     ));
 }
 
@@ -308,7 +308,7 @@ fn knocking_out_a_cross_head_in_the_last_layer_reuses_everything_before_it_and_r
     let (la, lb) = (&a.decoder.as_ref().unwrap().layers, &b.decoder.as_ref().unwrap().layers);
     assert!(Rc::ptr_eq(&la[0].ffn, &lb[0].ffn));
     assert!(Rc::ptr_eq(&la[1].self_attn, &lb[1].self_attn));
-    assert!(!Rc::ptr_eq(&la[1].cross_attn.as_ref().unwrap(), &lb[1].cross_attn.as_ref().unwrap()));
+    assert!(!Rc::ptr_eq(la[1].cross_attn.as_ref().unwrap(), lb[1].cross_attn.as_ref().unwrap()));
     assert!(lb[1].cross_attn.as_ref().unwrap().sublayer.heads[0].knocked_out);
     assert_ne!(a.decoder.as_ref().unwrap().output, b.decoder.as_ref().unwrap().output);
     // the same head listed again: nothing is recomputed
@@ -319,8 +319,8 @@ fn knocking_out_a_cross_head_in_the_last_layer_reuses_everything_before_it_and_r
     opts.knock_out.clear();
     let d = session.run(&model, &src, &tgt, &opts).unwrap();
     assert!(!Rc::ptr_eq(
-        &c.decoder.as_ref().unwrap().layers[1].cross_attn.as_ref().unwrap(),
-        &d.decoder.as_ref().unwrap().layers[1].cross_attn.as_ref().unwrap()
+        c.decoder.as_ref().unwrap().layers[1].cross_attn.as_ref().unwrap(),
+        d.decoder.as_ref().unwrap().layers[1].cross_attn.as_ref().unwrap()
     ));
     assert_eq!(bits(&a.to_trace(&model).unwrap()), bits(&d.to_trace(&model).unwrap()));
 }
