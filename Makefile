@@ -49,11 +49,13 @@ bench-page: dist
 	node tests/e2e/bench-drag.mjs
 
 # attnscope vs onnxruntime-web on the demo model in one headless Chromium (not part of `make
-# test`). Prerequisite of this benchmark only: a Python venv with torch, safetensors, onnx,
-# onnxscript and onnxruntime (train/README.md; PYTHON=/path/to/venv/bin/python to use another).
-PYTHON ?= /work/venv/bin/python
+# test`). It needs Python with torch, safetensors, onnx, onnxscript and onnxruntime:
+# `scripts/setup.sh python` makes (once) the virtual environment target/venv with them (about
+# 3 GB: PyPI's torch carries CUDA); PYTHON=/path/to/venv/bin/python uses another.
+PYTHON ?= target/venv/bin/python
 bench-compare: build
 	scripts/setup.sh browser
+	@if [ "$(PYTHON)" = "target/venv/bin/python" ]; then scripts/setup.sh python; fi
 	test -d node_modules/onnxruntime-web || npm install --no-audit --no-fund  # a devDependency, never in dist/
 	$(PYTHON) train/export_onnx.py --out target/bench/en-ko.onnx --ids target/bench/ids.json --time
 	node tests/e2e/bench-compare.mjs

@@ -2,6 +2,8 @@
 # Install every tool the build and the tests need, idempotently (a second run does nothing).
 #   scripts/setup.sh          Rust wasm target, wasm-bindgen-cli, npm packages
 #   scripts/setup.sh browser  ... and Debian's chromium + chromium-driver for the browser tests
+#   scripts/setup.sh python   only the Python environment of `make bench-compare` (target/venv:
+#                             torch, safetensors, onnx, onnxscript, onnxruntime; about 3 GB)
 #   scripts/setup.sh fuzz     only the fuzzing tools (`make fuzz`): the nightly toolchain and
 #                             cargo-fuzz; stops with a message when nightly cannot be had
 set -euo pipefail
@@ -11,6 +13,18 @@ cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
 say() { printf 'setup: %s\n' "$*"; }
+
+if [ "${1:-}" = "python" ]; then
+  VENV=target/venv
+  PACKAGES="torch numpy safetensors onnx onnxscript onnxruntime"
+  if ! "$VENV/bin/python" -c "import torch, numpy, safetensors, onnx, onnxscript, onnxruntime" 2>/dev/null; then
+    say "making the Python environment $VENV ($PACKAGES; PyPI's torch pulls CUDA wheels, about 3 GB)"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check $PACKAGES
+  fi
+  say "ok (python: $("$VENV/bin/python" --version))"
+  exit 0
+fi
 
 if [ "${1:-}" = "fuzz" ]; then
   # libFuzzer's sanitizer flags need nightly. rustup fetches toolchains from
