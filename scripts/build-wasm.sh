@@ -16,7 +16,7 @@ opt() {
 }
 
 cargo build --lib --profile web --target wasm32-unknown-unknown --features wasm
-wasm-bindgen --target web --out-dir pkg --no-typescript "$target/wasm32-unknown-unknown/web/attnscope.wasm"
+wasm-bindgen --target web --out-dir pkg "$target/wasm32-unknown-unknown/web/attnscope.wasm"
 opt pkg/attnscope_bg.wasm -o pkg/attnscope_bg.wasm
 
 # RUSTFLAGS replaces the config's target rustflags; its own target directory keeps the two
