@@ -136,6 +136,10 @@ export function isPanic(e) {
  * `fragment` parameters after `#` (the lab's state: state.js). On a server that is
  * `index.html?...#...` / `lesson.html?...`; in the single-file build both pages live in one
  * document, chosen by `?page=`.
+ * @param {"lab" | "lesson"} page
+ * @param {URLSearchParams | Record<string, string> | null} [params]
+ * @param {string | URLSearchParams | null} [fragment]
+ * @returns {string}
  */
 export function pageHref(page, params = new URLSearchParams(), fragment = null) {
   const q = new URLSearchParams(params ?? undefined);

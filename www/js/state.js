@@ -31,7 +31,7 @@ export const SEED_SENTENCE = "Emma hates games, but she's a great friend";
  * @property {boolean} positional
  * @property {boolean} tables
  * @property {boolean} pair
- * @property {"" | "en" | "ko"} lang     "" = the browser's
+ * @property {string} lang             "", "en" or "ko"; "" = the browser's
  * @property {string} edits              W_Q/W_K edits (edits.js); "" = the trained weights
  * @property {string} knockOut           knocked-out heads, "e1h2,c2h3"; "" = every head on
  */
