@@ -184,7 +184,7 @@ export function translateRun(engine, sentence, { withPair = false, lastGood = nu
  * @param {Engine} engine
  * @param {Run} cur
  * @param {{stack: StackName, layer: number, head: number}} sel
- * @param {Map<"q" | "k", ArrayLike<number>>} pending
+ * @param {Map<"q" | "k", Float32Array>} pending
  */
 export function runBlocks(engine, cur, { stack, layer, head }, pending) {
   for (const [m, values] of pending) engine.setBlock(stack, layer, head, m, values);

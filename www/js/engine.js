@@ -453,7 +453,7 @@ export class Engine {
     return this.call((l) => l.block(stack, layer, head, m));
   }
 
-  /** @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m @param {ArrayLike<number>} values */
+  /** @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m @param {Float32Array} values */
   setBlock(stack, layer, head, m, values) {
     const key = `${stack}/${layer}/${head}/${m}`;
     if (!this.trainedBlocks.has(key) && !this.edits.has(key)) {

@@ -104,7 +104,7 @@ export class Session {
     this.mounted = []; // [{def, view, opts}]
     /** @type {Promise<void>} */
     this.rendered = Promise.resolve(); // settles when a deferred render (render's `defer`) is done
-    /** @type {Map<"q" | "k", ArrayLike<number>>} */
+    /** @type {Map<"q" | "k", Float32Array>} */
     this.pending = new Map(); // W_Q/W_K blocks queued for the next frame
     this.raf = 0;
     /** @type {ReturnType<typeof setTimeout> | 0} */
@@ -401,7 +401,7 @@ export class Session {
 
   /**
    * A W_Q/W_K block of the selected head changed (phase "end": the drag is over).
-   * @param {"q" | "k"} matrix @param {ArrayLike<number>} values @param {string} [phase]
+   * @param {"q" | "k"} matrix @param {Float32Array} values @param {string} [phase]
    */
   edit(matrix, values, phase) {
     if (!this.cur) return;
