@@ -75,7 +75,7 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
 /**
  * @typedef {object} DecoderLayerTrace
  * @property {Residual<AttentionTrace>} self_attn
- * @property {Residual<AttentionTrace> | null} cross_attn  null in a decoder-only model
+ * @property {Residual<AttentionTrace>} [cross_attn]  absent in a decoder-only model
  * @property {Residual<FfnTrace>} ffn
  */
 
@@ -93,6 +93,8 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  * @property {EmbeddingTrace} embed
  * @property {EncoderLayerTrace[]} layers
  * @property {Matrix} memory
+ * @property {Matrix} [logits]   an encoder-only (masked-LM) model's, computed when first read
+ * @property {Matrix} [probs]
  */
 
 /**
@@ -105,10 +107,11 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  */
 
 /**
- * Every intermediate of one forward pass (Lab.run's `trace`; runEncoder's has no decoder).
+ * Every intermediate of one forward pass (Lab.run's `trace`; runEncoder's has no decoder). Only
+ * the stacks a model has are present: the page's translator has both.
  * @typedef {object} Trace
  * @property {number} heads   heads per attention in this run
- * @property {EncoderTrace} encoder
+ * @property {EncoderTrace} [encoder]
  * @property {DecoderTrace} [decoder]
  */
 
@@ -156,8 +159,12 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
 /** Lab.run's answer. @typedef {{decoder_tokens: string[], trace: Trace}} RunOut */
 
 /**
- * Lab.info(): the model's shape.
+ * Lab.info(): the model's family and shape.
  * @typedef {object} ModelInfo
+ * @property {"encoder_decoder" | "encoder_only" | "decoder_only"} architecture
+ * @property {Site[]} sites      the attentions it has, in trace order
+ * @property {"translation" | "next_token" | "masked_token" | "none"} output  what its head gives
+ * @property {"source" | "target"} text   the sequence the reader's text becomes
  * @property {number} dModel
  * @property {number} nhead
  * @property {number} encoderLayers
@@ -170,6 +177,20 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  * @property {number[]} headChoices
  * @property {string} simd
  * @property {string[]} srcVocab
+ */
+
+/**
+ * One attention site of a model (Lab.info().sites).
+ * @typedef {object} Site
+ * @property {StackName} stack   "encoder", "decoder_self" or "decoder_cross"
+ * @property {"encoder" | "decoder_self" | "cross"} id
+ * @property {string} letter     of its head names ("e", "s", "c")
+ * @property {string} label
+ * @property {number} layers
+ * @property {number} heads      per layer, as trained
+ * @property {"source" | "target"} rows
+ * @property {"source" | "target"} cols
+ * @property {boolean} causal     masked by default
  */
 
 /**
