@@ -23,10 +23,12 @@ serve: dist
 
 test: test-lint test-types test-native test-nostd test-wasm test-e2e
 
-# Rust formatting and lints: rustfmt.toml's style, and clippy with every warning an error.
-test-lint:
+# Rust formatting and lints: rustfmt.toml's style, and clippy with every warning an error; the
+# second clippy is the only way src/wasm.rs (feature `wasm`, wasm32 only) gets linted.
+test-lint: setup
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm -- -D warnings
 
 # The page's JavaScript type-checked from its JSDoc (no build step: tsc only reads): the files in
 # jsconfig.json, with the wasm bindings' types from pkg/attnscope.d.ts, which `build` writes.
