@@ -507,26 +507,22 @@ export class Engine {
     return this.call((l) => l.editCount());
   }
 
-  /** For each head, how much the translation's log-probability drops without it (analysis.rs). */
-  /** @returns {HeadImportance} */
+  /** For each head, how much the translation's log-probability drops without it (analysis.rs). @returns {HeadImportance} */
   headImportance() {
     return this.call((l) => l.headImportance());
   }
 
-  /** Per head of one attention: {value_norms, norms, normalized} (Kobayashi et al. 2020). */
-  /** @param {StackName} stack @param {number} layer @returns {ValueWeighted[]} */
+  /** Per head of one attention: {value_norms, norms, normalized} (Kobayashi et al. 2020). @param {StackName} stack @param {number} layer @returns {ValueWeighted[]} */
   valueWeighted(stack, layer) {
     return this.call((l) => l.valueWeighted(stack, layer));
   }
 
-  /** Attention rollout per stack and layer: {encoder, decoder_self, cross} (Abnar & Zuidema 2020). */
-  /** @returns {Rollout} */
+  /** Attention rollout per stack and layer: {encoder, decoder_self, cross} (Abnar & Zuidema 2020). @returns {Rollout} */
   rollout() {
     return this.call((l) => l.rollout());
   }
 
-  /** Whether the page has edited this block. */
-  /** @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m */
+  /** Whether the page has edited this block. @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m */
   hasEdit(stack, layer, head, m) {
     return this.edits.has(`${stack}/${layer}/${head}/${m}`);
   }

@@ -45,8 +45,6 @@ export class SentenceBox {
    * and suggestions; `summary`: the element describing the textarea (its id is in the textarea's
    * aria-describedby). `tokenize(text)` -> {tokens, unknown} or null (no model yet);
    * `suggestions()` -> a suggest.js Suggestions or null; `onReplace(text)` after a replacement.
-   */
-  /**
    * @param {object} o
    * @param {HTMLTextAreaElement} o.textarea
    * @param {HTMLElement} o.marks

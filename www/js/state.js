@@ -51,8 +51,8 @@ export const STACKS = ["encoder", "decoder_self", "decoder_cross"];
 
 /** What the main heatmap colours by: the weights, raw scores q·k, scaled/masked scores, the
  * value-weighted contributions ||w_ij v_j W_O|| per row (Kobayashi et al. 2020), attention
- * rollout through the layers (Abnar & Zuidema 2020). */
-/** @type {ShowName[]} */
+ * rollout through the layers (Abnar & Zuidema 2020).
+ * @type {ShowName[]} */
 export const SHOWS = ["weights", "scores", "logits", "value", "rollout"];
 
 /** Knocked-out heads in the URL: "e1h2,s2h1,c2h3" (stack e/s/c, layer, head: 1-based). */
