@@ -1,11 +1,12 @@
 # attnscope: two commands matter.
 #   make serve   build the engine for the browser and serve the page on http://127.0.0.1:$(PORT)/
-#   make test    every test: native (parity, properties, CLI, demo model), no_std build,
-#                wasm bindings in Node and Chromium, end-to-end in Chromium
+#   make test    every test: Rust format and lints, the page's JS type check, native (parity,
+#                properties, CLI, demo model), no_std build, wasm bindings in Node and Chromium,
+#                end-to-end in Chromium
 PORT ?= 8000
 export PORT
 
-.PHONY: serve build dist setup test test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
+.PHONY: serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -20,7 +21,19 @@ dist: build
 serve: dist
 	python3 scripts/serve.py dist
 
-test: test-native test-nostd test-wasm test-e2e
+test: test-lint test-types test-native test-nostd test-wasm test-e2e
+
+# Rust formatting and lints: rustfmt.toml's style, and clippy with every warning an error; the
+# second clippy is the only way src/wasm.rs (feature `wasm`, wasm32 only) gets linted.
+test-lint: setup
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm -- -D warnings
+
+# The page's JavaScript type-checked from its JSDoc (no build step: tsc only reads): the files in
+# jsconfig.json, with the wasm bindings' types from pkg/attnscope.d.ts, which `build` writes.
+test-types: build
+	node_modules/.bin/tsc --noEmit -p jsconfig.json
 
 test-native:
 	cargo test --release

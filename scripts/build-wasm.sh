@@ -16,7 +16,7 @@ opt() {
 }
 
 cargo build --lib --profile web --target wasm32-unknown-unknown --features wasm
-wasm-bindgen --target web --out-dir pkg --no-typescript "$target/wasm32-unknown-unknown/web/attnscope.wasm"
+wasm-bindgen --target web --out-dir pkg "$target/wasm32-unknown-unknown/web/attnscope.wasm"
 opt pkg/attnscope_bg.wasm -o pkg/attnscope_bg.wasm
 
 # RUSTFLAGS replaces the config's target rustflags; its own target directory keeps the two
@@ -25,7 +25,7 @@ RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" CARGO_TARGET_DIR="$target/r
   cargo build --lib --profile web --target wasm32-unknown-unknown --features wasm
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-wasm-bindgen --target web --out-dir "$tmp" --no-typescript "$target/relaxed/wasm32-unknown-unknown/web/attnscope.wasm"
+wasm-bindgen --target web --out-dir "$tmp" "$target/relaxed/wasm32-unknown-unknown/web/attnscope.wasm"
 if ! cmp -s "$tmp/attnscope.js" pkg/attnscope.js; then
   echo "build-wasm: the relaxed-simd build needs other JS glue than the simd128 build; they must share pkg/attnscope.js" >&2
   exit 1

@@ -58,8 +58,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/@playwright/test ] || [ ! -d node_modules/@axe-core/playwright ] || [ package.json -nt node_modules/.installed ]; then
-  say "installing npm packages (binaryen's wasm-opt, @playwright/test, @axe-core/playwright; no browser download)"
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/@playwright/test ] || [ ! -d node_modules/@axe-core/playwright ] || [ ! -x node_modules/.bin/tsc ] || [ package.json -nt node_modules/.installed ]; then
+  say "installing npm packages (binaryen's wasm-opt, @playwright/test, @axe-core/playwright, typescript; no browser download)"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
   touch node_modules/.installed
 fi

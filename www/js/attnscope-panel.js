@@ -29,7 +29,7 @@ const STYLES = ["../css/style.css", "../css/views.css", "../css/panel.css"].map(
 // host page, once.
 function addFontFaces() {
   const href = new URL("../css/fonts.css", import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  if ([.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="stylesheet"]'))].some((l) => l.href === href)) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;

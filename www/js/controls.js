@@ -57,11 +57,15 @@ function generate(container, names, uid) {
   }
 }
 
+/** @satisfies {import("./session.js").PanelDef} */
 export const controlsPanel = {
   name: "controls",
   uses: ["stack", "layer", "head", "show", "heads", "causalDecoder", "causalEncoder", "scale", "positional", "tables", "sentence", "lang", "knockOut"],
   mount(container, session, opts = {}) {
     if (opts.names) generate(container, opts.names, session.uid);
+    // the controls named `name`: inputs (checkbox, radio), selects or the sentence's textarea,
+    // each used by its name's kind (hence `any`)
+    /** @type {(name: string) => any[]} */
     const all = (name) => [...container.querySelectorAll(`[data-control="${name}"]`)];
     const one = (name) => all(name)[0] || null;
     const t = session.t;
@@ -112,13 +116,14 @@ export const controlsPanel = {
       if (!same) sel.replaceChildren(...items.map(([v, text]) => el("option", "", { value: v }, text)));
       sel.value = String(value);
     };
-    const follow = (name) => [...container.querySelectorAll(`[data-follow="${name}"]`)];
+    /** @param {string} name */
+    const follow = (name) => [.../** @type {NodeListOf<HTMLElement>} */ (container.querySelectorAll(`[data-follow="${name}"]`))];
 
     const view = {
       render() {
         const s = session.state;
         const info = session.info;
-        for (const label of container.querySelectorAll("label[data-label]")) setText(label, t(label.dataset.label));
+        for (const label of /** @type {NodeListOf<HTMLLabelElement>} */ (container.querySelectorAll("label[data-label]"))) setText(label, t(label.dataset.label));
         for (const [name, key] of Object.entries(OPTIONS)) for (const box of all(name)) box.checked = !!s[key];
         for (const box of all("tables")) box.checked = s.tables;
         if (ta && ta.getRootNode().activeElement !== ta && ta.value !== s.sentence) ta.value = s.sentence;

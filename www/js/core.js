@@ -8,26 +8,70 @@
 import * as S from "./state.js";
 import { fmt } from "./dom.js";
 
+/** @typedef {import("./state.js").State} State */
+/** @typedef {import("./state.js").StackName} StackName */
+/** @typedef {import("./engine.js").Engine} Engine */
+/** @typedef {import("./engine.js").ModelInfo} ModelInfo */
+/** @typedef {import("./engine.js").Matrix} Matrix */
+/** @typedef {import("./engine.js").Trace} Trace */
+/** @typedef {import("./engine.js").AttentionTrace} AttentionTrace */
+
+/**
+ * The caller's translator: an i18n.js key and its parameters -> the text.
+ * @typedef {(key: string, params?: Record<string, unknown>) => string} Translate
+ */
+
+/**
+ * The current run of a session: the source, the translation and the trace the views show.
+ * @typedef {object} Run
+ * @property {import("./engine.js").Source} src
+ * @property {import("./engine.js").Translation} tr
+ * @property {Trace} trace                  the translation's trace, or a later frame's (runBlocks)
+ * @property {string[]} decoderTokens
+ * @property {boolean} [decoderStale]       the decoder half of `trace` is older (syncDecoder)
+ */
+
+/** One sentence of the word-order pair. @typedef {{sentence: string, tokens: string[], trace: Trace}} PairEntry */
+
+/**
+ * What Heatmap.setData draws (heatmap.js).
+ * @typedef {object} HeatmapData
+ * @property {Matrix} weights
+ * @property {Matrix | null} [scores]
+ * @property {Matrix | null} [logits]
+ * @property {string[]} rows
+ * @property {string[]} cols
+ * @property {number | null} selectedRow
+ * @property {string} label
+ * @property {string} show        "weights", "scores" or "logits"
+ * @property {string | null} [valueName]
+ * @property {boolean} [diagonal]
+ * @property {string} [title]
+ */
+
+/** @param {ModelInfo} info @param {StackName} stack @returns {number} */
 export function layersOf(info, stack) {
   return stack === "encoder" ? info.encoderLayers : info.decoderLayers;
 }
 
-/** A head's name in knock-out lists: "e1h2" (stack e/s/c, layer and head 1-based). */
+/** A head's name in knock-out lists: "e1h2" (stack e/s/c, layer and head 1-based). @param {StackName} stack @param {number} layer @param {number} head */
 export function headName(stack, layer, head) {
   return `${{ encoder: "e", decoder_self: "s", decoder_cross: "c" }[stack]}${layer + 1}h${head + 1}`;
 }
 
-/** Whether the state knocks this head out. */
+/** Whether the state knocks this head out. @param {State} state @param {StackName} stack @param {number} layer @param {number} head */
 export function knockedOut(state, stack, layer, head) {
   return !!state.knockOut && state.knockOut.split(",").includes(headName(stack, layer, head));
 }
 
+/** @param {Trace} trace @param {StackName} stack @param {number} layer @returns {AttentionTrace} */
 export function attentionOf(trace, stack, layer) {
   if (stack === "encoder") return trace.encoder.layers[layer].self_attn.sublayer;
   const l = trace.decoder.layers[layer];
   return stack === "decoder_self" ? l.self_attn.sublayer : l.cross_attn.sublayer;
 }
 
+/** The query (rows) and key (cols) tokens of a stack. @param {Run} cur @param {StackName} stack @returns {{rows: string[], cols: string[]}} */
 export function tokensOf(cur, stack) {
   const src = cur.src.tokens;
   const dec = cur.decoderTokens;
@@ -36,23 +80,25 @@ export function tokensOf(cur, stack) {
   return { rows: dec, cols: src };
 }
 
-/** The selected query row (the last token unless one was picked). */
+/** The selected query row (the last token unless one was picked). @param {State} state @param {number} nrows */
 export function queryRow(state, nrows) {
   const q = state.query ?? nrows - 1;
   return Math.max(0, Math.min(nrows - 1, q));
 }
 
+/** @param {Translate} t @param {StackName} stack @param {number} layer @param {number} head */
 export function heatmapLabel(t, stack, layer, head) {
   return t("label.heatmap", { stack: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 });
 }
 
-/** Heads per attention in the current run. */
+/** Heads per attention in the current run. @param {Run | null} cur @param {State} state @param {ModelInfo | null} info @returns {number} */
 export function headsOf(cur, state, info) {
   return cur?.trace.heads ?? state.heads ?? info?.nhead ?? 1;
 }
 
-/** The engine's run options for a state patch. */
+/** The engine's run options for a state patch. @param {Partial<State>} patch @param {ModelInfo} info */
 export function engineOptions(patch, info) {
+  /** @type {import("./engine.js").EngineOptions} */
   const o = {};
   if ("causalDecoder" in patch) o.causalDecoder = patch.causalDecoder;
   if ("causalEncoder" in patch) o.causalEncoder = patch.causalEncoder;
@@ -70,6 +116,12 @@ export function engineOptions(patch, info) {
  * Set the engine up from a state after it loaded: options (an unusable head count falls back to
  * the trained one), then the W_Q/W_K edits of `state.edits`. Returns `{state, edits}` with
  * `edits = {applied, rejected}` (see edits.js); throws only when the options cannot be set at all.
+ * @template E
+ * @param {Engine} engine
+ * @param {State} state
+ * @param {ModelInfo} info
+ * @param {(engine: Engine, edits: string, info: ModelInfo) => E} applyEdits
+ * @returns {{state: State, edits: E}}
  */
 export function configure(engine, state, info, applyEdits) {
   let s = S.clampToModel(state, info);
@@ -89,6 +141,10 @@ export function configure(engine, state, info, applyEdits) {
  * Tokenise and translate `sentence` (and the word-order pair when `withPair`). Returns
  * `{cur, pair}`; throws the engine's error, after putting `lastGood` back into the engine when
  * it can (the last good sentence's run is then `error.cur`; the pair, if made, `error.pair`).
+ * @param {Engine} engine
+ * @param {string} sentence
+ * @param {{withPair?: boolean, lastGood?: string | null, cur?: Run | null}} [o]
+ * @returns {{cur: Run, pair: PairEntry[] | null}}
  */
 export function translateRun(engine, sentence, { withPair = false, lastGood = null, cur = null } = {}) {
   let pair = null;
@@ -125,6 +181,10 @@ export function translateRun(engine, sentence, { withPair = false, lastGood = nu
  * `cur.decoderStale` then says the decoder half of `cur.trace` is old (see syncDecoder). The run
  * is a frame (engine.js): the views copy out only the matrices they draw, and `cur.trace` reads
  * until the next run recomputes its stages (every caller then replaces it).
+ * @param {Engine} engine
+ * @param {Run} cur
+ * @param {{stack: StackName, layer: number, head: number}} sel
+ * @param {Map<"q" | "k", Float32Array>} pending
  */
 export function runBlocks(engine, cur, { stack, layer, head }, pending) {
   for (const [m, values] of pending) engine.setBlock(stack, layer, head, m, values);
@@ -138,7 +198,7 @@ export function runBlocks(engine, cur, { stack, layer, head }, pending) {
   }
 }
 
-/** After encoder-only runs: run the whole model once so that the decoder views are current. */
+/** After encoder-only runs: run the whole model once so that the decoder views are current. @param {Engine | null} engine @param {Run | null} cur */
 export function syncDecoder(engine, cur) {
   if (cur?.decoderStale && engine && !engine.broken) {
     const out = engine.run({ frame: true });
@@ -147,13 +207,17 @@ export function syncDecoder(engine, cur) {
   }
 }
 
+/** @param {number} rows @param {number} cols */
 function identity(rows, cols) {
   const a = new Float32Array(rows * cols);
   for (let i = 0; i < Math.min(rows, cols); i++) a[i * cols + i] = 1;
   return a;
 }
 
-/** The identity preset: W_Q = W_K = I for the selected head. */
+/**
+ * The identity preset: W_Q = W_K = I for the selected head.
+ * @param {Engine} engine @param {{stack: StackName, layer: number, head: number}} sel @param {ModelInfo} info @param {number} heads
+ */
 export function setIdentity(engine, { stack, layer, head }, info, heads) {
   const dk = info.dModel / heads;
   engine.setBlock(stack, layer, head, "q", identity(dk, info.dModel));
@@ -169,6 +233,8 @@ export function setIdentity(engine, { stack, layer, head }, info, heads) {
  * et al. 2020, "Attention is Not Only a Weight"); "rollout", the attention of all layers up to
  * this one with the residual path, 0.5 A + 0.5 I per layer, heads averaged (Abnar & Zuidema
  * 2020; the decoder's path through cross-attention: src/analysis.rs). Null for the other views.
+ * @param {Engine | null} engine @param {State} state @param {Trace} trace
+ * @returns {Matrix | null}
  */
 function beyondWeights(engine, state, trace) {
   if (!engine || (state.show !== "value" && state.show !== "rollout")) return null;
@@ -182,11 +248,16 @@ function beyondWeights(engine, state, trace) {
   }
   return memo.get(key);
 }
+/** @type {WeakMap<Trace, Map<string, Matrix>>} */
 const beyondMemo = new WeakMap(); // run trace -> computed maps
 
 const BEYOND = new Set(["weights", "value", "rollout"]); // coloured on the weights' scale, 0 to 1
 
-/** The main heatmap's data (Heatmap.setData). `engine` for the value-weighted and rollout views. */
+/**
+ * The main heatmap's data (Heatmap.setData). `engine` for the value-weighted and rollout views.
+ * @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine]
+ * @returns {HeatmapData}
+ */
 export function heatmapData(cur, state, t, engine = null) {
   const { stack, layer, head } = state;
   const h = attentionOf(cur.trace, stack, layer).heads[head];
@@ -207,12 +278,16 @@ export function heatmapData(cur, state, t, engine = null) {
   };
 }
 
-/** The heatmap's title: its label, and what colours it when not the weights. */
+/** The heatmap's title: its label, and what colours it when not the weights. @param {State} state @param {string} label @param {Translate} t */
 export function heatmapTitle(state, label, t) {
   return BEYOND.has(state.show) ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
 }
 
-/** The all-heads grid's data (HeadGrid.setData). */
+/**
+ * The all-heads grid's data (HeadGrid.setData): `layers[l][h]` the weights of head h of layer l.
+ * @param {Run} cur @param {State} state @param {ModelInfo} info
+ * @returns {{layers: Matrix[][], selected: {layer: number, head: number}, off: boolean[][]}}
+ */
 export function gridData(cur, state, info) {
   const L = layersOf(info, state.stack);
   const layers = [];
@@ -221,7 +296,7 @@ export function gridData(cur, state, info) {
   return { layers, selected: { layer: state.layer, head: state.head }, off };
 }
 
-/** How peaked the rows are: the mean of each row's largest weight (1 = one token takes all). */
+/** How peaked the rows are: the mean of each row's largest weight (1 = one token takes all). @param {Matrix} weights @param {Translate} t */
 export function peakText(weights, t) {
   const W = weights;
   let sum = 0;
@@ -233,7 +308,7 @@ export function peakText(weights, t) {
   return t("attn.peak", { p: fmt(sum / W.rows, 2) });
 }
 
-/** The legend under the heatmap: `{kind: "seq"|"div", text}`. */
+/** The legend under the heatmap: `{kind: "seq"|"div", text}`. @param {Run} cur @param {State} state @param {Translate} t @returns {{kind: "seq" | "div", text: string}} */
 export function legendOf(cur, state, t) {
   if (BEYOND.has(state.show)) return { kind: "seq", text: t(`legend.${state.show}`) };
   const h = attentionOf(cur.trace, state.stack, state.layer).heads[state.head];
@@ -243,7 +318,10 @@ export function legendOf(cur, state, t) {
   return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) }) };
 }
 
-/** The weighted-average panel's data (WeightedAverage.setData); with `engine`, the value norms. */
+/**
+ * The weighted-average panel's data (WeightedAverage.setData); with `engine`, the value norms.
+ * @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine]
+ */
 export function averageData(cur, state, t, engine = null) {
   const { stack, layer, head } = state;
   const h = attentionOf(cur.trace, stack, layer).heads[head];
@@ -265,6 +343,7 @@ export function averageData(cur, state, t, engine = null) {
  * The W_Q/W_K editor's data (QKEditor.setData). One colour scale per head, taken from the
  * trained weights, so that edits never re-colour the rest (`ranges` caches it per head).
  * Throws the engine's error.
+ * @param {Engine} engine @param {State} state @param {number} heads @param {Map<string, number>} ranges @param {Translate} t
  */
 export function qkData(engine, state, heads, ranges, t) {
   const { stack, layer, head } = state;
@@ -290,7 +369,7 @@ export function qkData(engine, state, heads, ranges, t) {
   };
 }
 
-/** The decoding panel's data (Decoding.setData), or null when nothing was decoded. */
+/** The decoding panel's data (Decoding.setData), or null when nothing was decoded. @param {Run} cur @param {State} state @param {ModelInfo} info */
 export function decodingData(cur, state, info) {
   const steps = cur.tr.steps;
   if (!steps.length) return null;
@@ -303,7 +382,7 @@ export function decodingData(cur, state, info) {
   };
 }
 
-/** Token positions of B matching A's tokens (first unused occurrence): the reordering. */
+/** Token positions of B matching A's tokens (first unused occurrence): the reordering. @param {string[]} a @param {string[]} b */
 function matchTokens(a, b) {
   const used = new Set();
   return a.map((tok) => {
@@ -319,6 +398,7 @@ function matchTokens(a, b) {
  * Returns {maps: [Heatmap data x2], verdict: {same, text}, most: {layer, head}|null (the head where
  * order matters most, when one does), best: {layer, head, text, button}|null (that head, when it is
  * not the one shown)}.
+ * @param {PairEntry[]} pair @param {State} state @param {ModelInfo} info @param {Translate} t
  */
 export function pairData(pair, state, info, t) {
   const layer = Math.min(state.layer, info.encoderLayers - 1);
@@ -371,7 +451,7 @@ export function pairData(pair, state, info, t) {
   };
 }
 
-/** The current map of the main heatmap, for export (export.js). */
+/** The current map of the main heatmap, for export (export.js). @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine] */
 export function exportMap(cur, state, t, engine = null) {
   const d = heatmapData(cur, state, t, engine);
   return { stack: state.stack, layer: state.layer, head: state.head, rows: d.rows, cols: d.cols, weights: d.weights, label: d.label, sentence: state.sentence };

@@ -16,6 +16,203 @@
 
 import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } from "./runtime.js";
 
+// The shapes the wasm module returns (src/wasm.rs, src/trace.rs). The bindings' own types
+// (pkg/attnscope.d.ts, written by wasm-bindgen) type these results `any`: the shapes are here.
+
+/** @typedef {import("./state.js").StackName} StackName */
+/** @typedef {import("pkg/attnscope.js").Lab} Lab  the wasm-bindgen class (pkg/attnscope.d.ts) */
+/** @typedef {import("pkg/attnscope.js").Words} Words */
+/** @typedef {import("./runtime.js").Glue} Glue */
+
+/**
+ * A matrix: `data` row-major, `rows * cols` values. In a frame's run (`run({frame: true})`)
+ * `data` is a getter that copies the values out of wasm memory on first read.
+ * @typedef {object} Matrix
+ * @property {number} rows
+ * @property {number} cols
+ * @property {Float32Array} data
+ */
+
+/**
+ * One head of one attention: its projections, scores q·k, scaled and masked scores (`logits`),
+ * softmax `weights` (query rows x key columns) and output.
+ * @typedef {object} HeadTrace
+ * @property {Matrix} q
+ * @property {Matrix} k
+ * @property {Matrix} v
+ * @property {Matrix} scores
+ * @property {Matrix} logits
+ * @property {Matrix} weights
+ * @property {Matrix} output
+ * @property {boolean} knocked_out
+ */
+
+/**
+ * @typedef {object} AttentionTrace
+ * @property {HeadTrace[]} heads
+ * @property {Matrix} concat
+ * @property {Matrix} output
+ */
+
+/**
+ * A sublayer with its residual connection and LayerNorm ("Add & Norm").
+ * @template T
+ * @typedef {object} Residual
+ * @property {T} sublayer
+ * @property {Matrix} sum
+ * @property {Matrix} norm
+ * @property {boolean} norm_first
+ */
+
+/** @typedef {{hidden: Matrix, output: Matrix}} FfnTrace */
+
+/**
+ * @typedef {object} EncoderLayerTrace
+ * @property {Residual<AttentionTrace>} self_attn
+ * @property {Residual<FfnTrace>} ffn
+ */
+
+/**
+ * @typedef {object} DecoderLayerTrace
+ * @property {Residual<AttentionTrace>} self_attn
+ * @property {Residual<AttentionTrace>} [cross_attn]  absent in a decoder-only model
+ * @property {Residual<FfnTrace>} ffn
+ */
+
+/**
+ * @typedef {object} EmbeddingTrace
+ * @property {number[]} ids
+ * @property {Matrix} embedding
+ * @property {Matrix} positional
+ * @property {Matrix | null} before_norm
+ * @property {Matrix} input
+ */
+
+/**
+ * @typedef {object} EncoderTrace
+ * @property {EmbeddingTrace} embed
+ * @property {EncoderLayerTrace[]} layers
+ * @property {Matrix} memory
+ * @property {Matrix} [logits]   an encoder-only (masked-LM) model's, computed when first read
+ * @property {Matrix} [probs]
+ */
+
+/**
+ * @typedef {object} DecoderTrace
+ * @property {EmbeddingTrace} embed
+ * @property {DecoderLayerTrace[]} layers
+ * @property {Matrix} output
+ * @property {Matrix} logits   (T, V), computed when first read
+ * @property {Matrix} probs    (T, V), computed when first read
+ */
+
+/**
+ * Every intermediate of one forward pass (Lab.run's `trace`; runEncoder's has no decoder). Only
+ * the stacks a model has are present: the page's translator has both.
+ * @typedef {object} Trace
+ * @property {number} heads   heads per attention in this run
+ * @property {EncoderTrace} [encoder]
+ * @property {DecoderTrace} [decoder]
+ */
+
+/**
+ * Lab.setSource's answer (and Lab.tokenize's, `dropped` 0).
+ * @typedef {object} Source
+ * @property {string[]} tokens
+ * @property {number[]} ids
+ * @property {number[]} unknown   positions of the words outside the source vocabulary
+ * @property {number} dropped     tokens cut because the sentence was longer than `maxLen`
+ */
+
+/**
+ * A generated `<unk>` that copies a source word; `text.slice(start, end)` prints it.
+ * @typedef {object} Copy
+ * @property {number} source   index into the source tokens
+ * @property {number} weight   mean cross-attention weight on it (last decoder layer)
+ * @property {string} word
+ * @property {number} start
+ * @property {number} end
+ */
+
+/**
+ * One step of greedy decoding.
+ * @typedef {object} Step
+ * @property {string} token
+ * @property {number} prob
+ * @property {string | null} blocked   the most probable token when passed over as a repeat
+ * @property {{token: string, prob: number}[]} top
+ * @property {Matrix[]} cross   the cross-attention weights of each layer, one row per head
+ * @property {Copy | null} copy
+ */
+
+/**
+ * Lab.translate's answer.
+ * @typedef {object} Translation
+ * @property {string} text
+ * @property {string[]} tokens           generated, `<eos>` included when produced
+ * @property {string[]} decoder_tokens   `<bos>` + every generated token but the last
+ * @property {boolean} finished
+ * @property {Step[]} steps
+ * @property {Trace} trace
+ */
+
+/** Lab.run's answer. @typedef {{decoder_tokens: string[], trace: Trace}} RunOut */
+
+/**
+ * Lab.info(): the model's family and shape.
+ * @typedef {object} ModelInfo
+ * @property {"encoder_decoder" | "encoder_only" | "decoder_only"} architecture
+ * @property {Site[]} sites      the attentions it has, in trace order
+ * @property {"translation" | "next_token" | "masked_token" | "none"} output  what its head gives
+ * @property {"source" | "target"} text   the sequence the reader's text becomes
+ * @property {number} dModel
+ * @property {number} nhead
+ * @property {number} encoderLayers
+ * @property {number} decoderLayers
+ * @property {number} dimFeedforward
+ * @property {number} maxLen
+ * @property {string} positional
+ * @property {boolean} normFirst
+ * @property {number} layerNormEps
+ * @property {number[]} headChoices
+ * @property {string} simd
+ * @property {string[]} srcVocab
+ */
+
+/**
+ * One attention site of a model (Lab.info().sites).
+ * @typedef {object} Site
+ * @property {StackName} stack   "encoder", "decoder_self" or "decoder_cross"
+ * @property {"encoder" | "decoder_self" | "cross"} id
+ * @property {string} letter     of its head names ("e", "s", "c")
+ * @property {string} label
+ * @property {number} layers
+ * @property {number} heads      per layer, as trained
+ * @property {"source" | "target"} rows
+ * @property {"source" | "target"} cols
+ * @property {boolean} causal     masked by default
+ */
+
+/**
+ * Lab.setOptions's argument: every field optional (missing = unchanged).
+ * @typedef {object} EngineOptions
+ * @property {number} [heads]
+ * @property {boolean} [scale]
+ * @property {boolean} [causalDecoder]
+ * @property {boolean} [causalEncoder]
+ * @property {boolean} [positional]
+ * @property {string[]} [knockOut]   "e1h2", "s2h1", "c2h3"; [] = every head on
+ */
+
+/**
+ * Lab.headImportance's answer: one entry per head, `ranking` most important first.
+ * @typedef {{base: number, heads: string[], log_prob: Float32Array, delta: Float32Array, ranking: Uint32Array}} HeadImportance
+ */
+
+/** Lab.valueWeighted's answer, per head. @typedef {{value_norms: Matrix, norms: Matrix, normalized: Matrix}} ValueWeighted */
+
+/** Lab.rollout's answer: one cumulative map per layer. @typedef {{encoder: Matrix[], decoder_self: Matrix[], cross: Matrix[]}} Rollout */
+
 export class EngineBroken extends Error {
   constructor() {
     super("the engine stopped after an internal error; it restarts on your next change");
@@ -24,7 +221,9 @@ export class EngineBroken extends Error {
 }
 
 // One fetch of each asset per page, however many engines (e.g. several embedded panels) use it.
+/** @type {Map<string, Promise<Uint8Array>>} */
 const assetCache = new Map();
+/** @param {string} path */
 function cachedBytes(path) {
   if (!assetCache.has(path)) {
     const p = assetBytes(path);
@@ -38,15 +237,21 @@ function cachedBytes(path) {
  * The matrix maker of a frame (Lab.run's argument): `{rows, cols, key}` whose `data`
  * (row-major Float32Array) is copied out of this engine's wasm memory on first read, then kept
  * as an own property. A key belongs to one Lab: after a restart (recover) it reads nothing.
+ * @param {Engine} engine
+ * @param {Lab} lab
+ * @returns {MatrixMaker}
  */
 export function frameMatrixMaker(engine, lab) {
+  /** @implements {Matrix} */
   class FrameMatrix {
+    /** @param {number} rows @param {number} cols @param {number} key */
     constructor(rows, cols, key) {
       this.rows = rows;
       this.cols = cols;
       this.key = key;
     }
 
+    /** @returns {Float32Array} */
     get data() {
       if (engine.lab !== lab) throw new Error("this matrix belongs to an engine that has since restarted");
       const data = engine.guarded(() => lab.matrix(this.key));
@@ -57,27 +262,48 @@ export function frameMatrixMaker(engine, lab) {
   return (rows, cols, key) => new FrameMatrix(rows, cols, key);
 }
 
+/** @typedef {(rows: number, cols: number, key: number) => Matrix} MatrixMaker */
+
+/** @param {any} e */
 function reason(e) {
   return e && e.message ? e.message : String(e);
 }
 
+/**
+ * translateText's answer: setSource's and translate()'s, and with `runOpts` one more run.
+ * @typedef {{src: Source, tr: Translation, run: RunOut | null}} TextRun
+ */
+
 export class Engine {
+  /** @param {{model?: string, words?: boolean, tolerant?: boolean}} [o] */
   constructor({ model = ASSET.model, words = false, tolerant = false } = {}) {
     this.paths = { model, words: words ? ASSET.words : null };
     this.tolerant = tolerant;
+    /** @type {Glue | null} */
     this.mod = null;
+    /** @type {Lab | null} */
     this.lab = null;
+    /** @type {Words | null} */
     this.words = null;
+    /** @type {ModelInfo | null} */
     this.info = null; // the model's description (Lab.info()), once loaded
+    /** @type {MatrixMaker | null} */
     this.frameMatrix = null; // the matrix maker of a frame (`run({frame: true})`)
     this.broken = false;
+    /** @type {{model: Uint8Array | null, words: Uint8Array | null}} */
     this.bytes = { model: null, words: null };
+    /** @type {{wasm: string | null, words: string | null, lab: string | null}} */
     this.errors = { wasm: null, words: null, lab: null };
     // What the page set, replayed after a panic.
+    /** @type {EngineOptions} */
     this.options = {};
+    /** @type {string | null} */
     this.source = null;
+    /** @type {Map<string, Float32Array>} */
     this.edits = new Map(); // "stack/layer/head/q|k" -> Float32Array
+    /** @type {Map<string, Float32Array>} */
     this.trainedBlocks = new Map(); // same keys: the trained values of every block ever edited
+    /** @type {Map<string, TextRun>} */
     this.cache = new Map(); // translateText results
   }
 
@@ -157,12 +383,18 @@ export class Engine {
     return !!this.words;
   }
 
-  /** Run `fn(lab)`; a panic marks the instance broken (call `recover`). Other errors pass through. */
+  /**
+   * Run `fn(lab)`; a panic marks the instance broken (call `recover`). Other errors pass through.
+   * @template T
+   * @param {(lab: Lab) => T} fn
+   * @returns {T}
+   */
   call(fn) {
     if (this.broken || !this.lab) throw new EngineBroken();
     return this.guarded(() => fn(this.lab));
   }
 
+  /** @template T @param {() => T} fn @returns {T} */
   guarded(fn) {
     try {
       return fn();
@@ -175,7 +407,12 @@ export class Engine {
     }
   }
 
-  /** Run `fn(module)` (the free functions: attend, kernelSmooth, sinusoidalTable). */
+  /**
+   * Run `fn(module)` (the free functions: attend, kernelSmooth, sinusoidalTable).
+   * @template T
+   * @param {(mod: Glue) => T} fn
+   * @returns {T}
+   */
   callModule(fn) {
     if (!this.ready) throw new Error("engine not ready");
     return this.guarded(() => fn(this.mod));
@@ -183,12 +420,14 @@ export class Engine {
 
   // --- the translator, one sentence at a time (the lab, an embed) ------------------------------
 
+  /** @param {string} text @returns {Source} */
   setSource(text) {
     const out = this.call((l) => l.setSource(text));
     this.source = text;
     return out;
   }
 
+  /** @param {EngineOptions} patch */
   setOptions(patch) {
     this.call((l) => l.setOptions(patch));
     if (patch.heads !== undefined && patch.heads !== this.options.heads) {
@@ -198,11 +437,12 @@ export class Engine {
     this.options = { ...this.options, ...patch };
   }
 
+  /** @returns {Translation} */
   translate() {
     return this.call((l) => l.translate());
   }
 
-  /** Tokens and unknown words of `text` without changing the sentence (null on older builds). */
+  /** Tokens and unknown words of `text` without changing the sentence (null on older builds). @param {string} text @returns {Source | null} */
   tokenize(text) {
     return this.call((l) => (typeof l.tokenize === "function" ? l.tokenize(text) : null));
   }
@@ -212,6 +452,8 @@ export class Engine {
    * stage copies its values out of wasm memory when its `data` is first read, so a frame pays
    * only for what it draws. Read a frame's matrices before the next run: once a later run has
    * recomputed their stage, reading them throws (never an old number).
+   * @param {{frame?: boolean}} [o]
+   * @returns {RunOut}
    */
   run({ frame = false } = {}) {
     return this.call((l) => l.run(frame ? this.frameMatrix : undefined));
@@ -222,15 +464,17 @@ export class Engine {
     return !!this.lab && typeof this.lab.runEncoder === "function";
   }
 
-  /** The encoder alone (Lab.runEncoder); `frame` as for `run`. */
+  /** The encoder alone (Lab.runEncoder); `frame` as for `run`. @param {{frame?: boolean}} [o] @returns {{heads: number, encoder: EncoderTrace}} */
   runEncoder({ frame = false } = {}) {
     return this.call((l) => l.runEncoder(frame ? this.frameMatrix : undefined));
   }
 
+  /** A W_Q or W_K block of one head, (d_k, d_model). @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m @returns {Matrix} */
   block(stack, layer, head, m) {
     return this.call((l) => l.block(stack, layer, head, m));
   }
 
+  /** @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m @param {Float32Array} values */
   setBlock(stack, layer, head, m, values) {
     const key = `${stack}/${layer}/${head}/${m}`;
     if (!this.trainedBlocks.has(key) && !this.edits.has(key)) {
@@ -241,7 +485,11 @@ export class Engine {
     this.edits.set(key, Float32Array.from(values));
   }
 
-  /** The trained values of a block (whether or not it is edited now), row-major. */
+  /**
+   * The trained values of a block (whether or not it is edited now), row-major.
+   * @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m
+   * @returns {Float32Array}
+   */
   trained(stack, layer, head, m) {
     const key = `${stack}/${layer}/${head}/${m}`;
     if (this.trainedBlocks.has(key)) return this.trainedBlocks.get(key);
@@ -254,33 +502,34 @@ export class Engine {
     this.edits.clear();
   }
 
+  /** @returns {number} */
   editCount() {
     return this.call((l) => l.editCount());
   }
 
-  /** For each head, how much the translation's log-probability drops without it (analysis.rs). */
+  /** For each head, how much the translation's log-probability drops without it (analysis.rs). @returns {HeadImportance} */
   headImportance() {
     return this.call((l) => l.headImportance());
   }
 
-  /** Per head of one attention: {value_norms, norms, normalized} (Kobayashi et al. 2020). */
+  /** Per head of one attention: {value_norms, norms, normalized} (Kobayashi et al. 2020). @param {StackName} stack @param {number} layer @returns {ValueWeighted[]} */
   valueWeighted(stack, layer) {
     return this.call((l) => l.valueWeighted(stack, layer));
   }
 
-  /** Attention rollout per stack and layer: {encoder, decoder_self, cross} (Abnar & Zuidema 2020). */
+  /** Attention rollout per stack and layer: {encoder, decoder_self, cross} (Abnar & Zuidema 2020). @returns {Rollout} */
   rollout() {
     return this.call((l) => l.rollout());
   }
 
-  /** Whether the page has edited this block. */
+  /** Whether the page has edited this block. @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m */
   hasEdit(stack, layer, head, m) {
     return this.edits.has(`${stack}/${layer}/${head}/${m}`);
   }
 
   // --- many figures on one instance (the lesson) -----------------------------------------------
 
-  /** Options for a run, every field set (so figures never inherit each other's switches). */
+  /** Options for a run, every field set (so figures never inherit each other's switches). @param {EngineOptions} [o] @returns {Required<EngineOptions>} */
   fullOptions(o = {}) {
     return {
       heads: o.heads ?? this.info.nhead,
@@ -298,6 +547,10 @@ export class Engine {
    * input of that translation is run once more under `{...o, ...runOpts}` and the result is
    * {src, tr, run}. Results are cached by sentence and options. Not for an engine that also
    * keeps W_Q/W_K edits: it sets the source and options each time.
+   * @param {string} text
+   * @param {EngineOptions} [o]
+   * @param {EngineOptions | null} [runOpts]
+   * @returns {TextRun}
    */
   translateText(text, o = {}, runOpts = null) {
     if (!this.lab) throw new Error("no translator");

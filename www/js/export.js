@@ -268,6 +268,10 @@ async function koreanFontFor(map) {
 /**
  * Make and download one format of a map. `png` = the parts toPNG draws (canvas, legend, ...);
  * `corner` = the CSV's corner cell; `legend` = the SVG legend's caption. Returns the file name.
+ * @param {string} format
+ * @param {object} map
+ * @param {{png?: any, corner?: string, legend?: string}} [o]
+ * @returns {Promise<string>}
  */
 export async function saveMap(format, map, { png, corner, legend } = {}) {
   const name = exportName(map, format);
@@ -299,6 +303,7 @@ export function exportRow(container, onSave) {
     b.textContent = f.toUpperCase();
     return b;
   });
+  /** @type {import("./core.js").Translate} */
   let t = (k) => k;
   for (const b of buttons) {
     b.addEventListener("click", async () => {

@@ -42,6 +42,18 @@ function maxAbsFinite(mat) {
  * `maxCell` (largest cell in CSS px), `t` (the translator: a panel can speak its own language).
  */
 export class Heatmap {
+  /**
+   * @param {HTMLElement} container
+   * @param {object} [opts]
+   * @param {(row: number) => void} [opts.onSelectRow]
+   * @param {string | null} [opts.rowRole]
+   * @param {string | null} [opts.colRole]
+   * @param {number} [opts.maxCell]
+   * @param {number} [opts.minCell]
+   * @param {number} [opts.maxHeight]
+   * @param {boolean} [opts.table]  false: no table of the numbers (a mini-map)
+   * @param {import("./core.js").Translate} [opts.t]
+   */
   constructor(container, opts = {}) {
     this.opts = { rowRole: "query", colRole: "key", maxCell: 34, minCell: 9, maxHeight: 560, ...opts };
     this.t = this.opts.t || defaultT;

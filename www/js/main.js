@@ -33,7 +33,7 @@ function note(id, text) {
 }
 
 const bench = params.has("bench") ? { pending: [], samples: [], parts: [] } : null;
-if (bench) window.__attnscopeBench = bench;
+if (bench) /** @type {any} */ (window).__attnscopeBench = bench;
 
 const initial = S.fromLocation();
 const session = new Session({
@@ -90,13 +90,13 @@ function mountPanels() {
 let typingTimer = 0;
 function translateNow(text) {
   clearTimeout(typingTimer);
-  $("sentence").value = text;
+  /** @type {HTMLTextAreaElement} */ ($("sentence")).value = text;
   box.render();
   session.setSentence(text);
 }
 
 function setupSentence() {
-  const ta = $("sentence");
+  const ta = /** @type {HTMLTextAreaElement} */ ($("sentence"));
   box = new SentenceBox({
     textarea: ta,
     marks: $("sentence-marks"),
@@ -185,8 +185,8 @@ function applyLanguage(lang) {
   document.documentElement.lang = lang;
   document.title = t("app.title");
   applyI18n(document);
-  for (const b of document.querySelectorAll(".lang-btn")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
-  const lesson = document.getElementById("lesson-link");
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".lang-btn"))) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  const lesson = /** @type {HTMLAnchorElement | null} */ (document.getElementById("lesson-link"));
   if (lesson) lesson.href = pageHref("lesson", { lang });
 }
 
@@ -203,7 +203,7 @@ function wire() {
   };
   $("btn-pair").addEventListener("click", openPair);
   $("btn-pair-2").addEventListener("click", openPair);
-  for (const b of document.querySelectorAll(".lang-btn")) {
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".lang-btn"))) {
     b.addEventListener("click", () => {
       session.setState({ lang: b.dataset.lang });
       applyLanguage(b.dataset.lang);
@@ -231,7 +231,7 @@ async function boot() {
     renderHint();
   }
   if (!session.cur) document.body.dataset.ready = "error";
-  if (params.has("debug")) window.attnscope = { session, get engine() { return session.engine; }, get state() { return session.state; } };
+  if (params.has("debug")) /** @type {any} */ (window).attnscope = { session, get engine() { return session.engine; }, get state() { return session.state; } };
 }
 
 // ?embed=1: one panel for an <iframe> (embed.js); otherwise the whole lab

@@ -9,7 +9,7 @@
 const WAIT_MS = 20000;
 
 export function registerServiceWorker(ready = Promise.resolve()) {
-  const meta = document.querySelector('meta[name="attnscope-sw"]');
+  const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="attnscope-sw"]'));
   if (!meta || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
   const register = () => {
     try {

@@ -7,6 +7,12 @@
 // glue refuses to initialise twice, so recovery imports a new copy of the glue: each
 // generation gets its own module URL (or its own blob URL when inlined).
 
+/**
+ * wasm-bindgen's JS glue, `pkg/attnscope.js` on the site (typed by pkg/attnscope.d.ts, which
+ * jsconfig.json maps "pkg/attnscope.js" to): `{ default: init, Lab, Words, attend, ... }`.
+ * @typedef {typeof import("pkg/attnscope.js")} Glue
+ */
+
 const ROOT = new URL("../", import.meta.url);
 const GLUE = "pkg/attnscope.js";
 const WASM = "pkg/attnscope_bg.wasm";
@@ -53,7 +59,7 @@ function decodeBase64(text) {
   return out;
 }
 
-/** The bytes of an asset; throws an Error naming the file when it cannot be had. */
+/** The bytes of an asset; throws an Error naming the file when it cannot be had. @param {string} path @returns {Promise<Uint8Array<ArrayBuffer>>} */
 export async function assetBytes(path) {
   const inline = inlined(path);
   if (inline !== null) return decodeBase64(inline);
@@ -91,7 +97,7 @@ export function wasmModule() {
 
 let generation = 0;
 
-/** A new, initialised instance of the glue: `{ Lab, Words, attend, ... }`. */
+/** A new, initialised instance of the glue: `{ Lab, Words, attend, ... }`. @returns {Promise<Glue>} */
 export async function freshInstance() {
   const n = generation;
   generation += 1;
@@ -115,7 +121,7 @@ export function warmUp() {
 
 const instances = new WeakMap(); // glue module -> its instance's exports
 
-/** Bytes of wasm memory an instance (freshInstance's module) has grown to (tests, benchmarks). */
+/** Bytes of wasm memory an instance (freshInstance's module) has grown to (tests, benchmarks). @param {Glue} mod */
 export function wasmMemoryBytes(mod) {
   return instances.get(mod)?.memory?.buffer.byteLength ?? 0;
 }
@@ -130,6 +136,10 @@ export function isPanic(e) {
  * `fragment` parameters after `#` (the lab's state: state.js). On a server that is
  * `index.html?...#...` / `lesson.html?...`; in the single-file build both pages live in one
  * document, chosen by `?page=`.
+ * @param {"lab" | "lesson"} page
+ * @param {URLSearchParams | Record<string, string> | null} [params]
+ * @param {string | URLSearchParams | null} [fragment]
+ * @returns {string}
  */
 export function pageHref(page, params = new URLSearchParams(), fragment = null) {
   const q = new URLSearchParams(params ?? undefined);

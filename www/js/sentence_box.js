@@ -45,9 +45,26 @@ export class SentenceBox {
    * and suggestions; `summary`: the element describing the textarea (its id is in the textarea's
    * aria-describedby). `tokenize(text)` -> {tokens, unknown} or null (no model yet);
    * `suggestions()` -> a suggest.js Suggestions or null; `onReplace(text)` after a replacement.
+   * @param {object} o
+   * @param {HTMLTextAreaElement} o.textarea
+   * @param {HTMLElement} o.marks
+   * @param {HTMLElement} o.list
+   * @param {HTMLElement} o.summary
+   * @param {(text: string) => import("./engine.js").Source | null} o.tokenize
+   * @param {() => import("./suggest.js").Suggestions | null} o.suggestions
+   * @param {(text: string) => void} o.onReplace
+   * @param {import("./core.js").Translate} o.t
    */
   constructor({ textarea, marks, list, summary, tokenize, suggestions, onReplace, t }) {
-    Object.assign(this, { textarea, marks, list, summary, tokenize, suggestions, onReplace, t });
+    // one assignment each (not Object.assign) so that the type checker knows the fields
+    this.textarea = textarea;
+    this.marks = marks;
+    this.list = list;
+    this.summary = summary;
+    this.tokenize = tokenize;
+    this.suggestions = suggestions;
+    this.onReplace = onReplace;
+    this.t = t;
     this.raf = 0;
     this.shown = null; // {text, tokens, unknown, spans} of the last render
     textarea.addEventListener("scroll", () => this.syncScroll());
@@ -147,7 +164,7 @@ export class SentenceBox {
       return li;
     });
     this.list.replaceChildren(el("ul", "unknown-list", {}, undefined));
-    this.list.firstChild.append(...items);
+    /** @type {HTMLElement} */ (this.list.firstChild).append(...items);
     this.list.hidden = false;
   }
 

@@ -35,57 +35,100 @@ let uidCounter = 0;
 
 const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "heads", "knockOut"];
 
+/** @typedef {import("./state.js").State} State */
+/** @typedef {import("./core.js").Run} Run */
+
 /**
+ * What a panel's `mount` returns: `render(live)` repaints it from the session (`live`: a drag
+ * frame), `tables(on)` shows its tables instead of its maps. A panel may add more (the lab reads
+ * them), hence the type parameter of PanelDef.
+ * @typedef {object} PanelView
+ * @property {(live?: boolean) => void} render
+ * @property {(on: boolean) => void} [tables]
+ */
+
+/**
+ * @template {PanelView} [V=PanelView]
  * @typedef {object} PanelDef  one view (panels/*.js)
  * @property {string} name
- * @property {string[]} uses     state keys whose change re-renders it (a new run always does)
+ * @property {(keyof State)[]} uses     state keys whose change re-renders it (a new run always does)
  * @property {boolean} [live]    repainted on every frame of a W_Q/W_K drag
- * @property {(state: object, opts: object) => boolean} [needsPair]  wants the word-order pair
- * @property {(container: Element, session: Session, opts: object) => {render: Function, tables?: Function}} mount
+ * @property {(state: State, opts: any) => boolean} [needsPair]  wants the word-order pair
+ * @property {(container: HTMLElement, session: Session, opts?: any) => V} mount
+ */
+
+/**
+ * A mounted panel; `stale`: skipped while off screen, by a drag frame ("live") or a deferred
+ * render ("full").
+ * @typedef {{def: PanelDef, view: PanelView, opts: any, visible: () => boolean, stale: boolean | "live" | "full"}} Mounted
+ */
+
+/**
+ * Frame timings of W_Q/W_K drags (?bench, tests/e2e/bench-drag.mjs).
+ * @typedef {{parts: Record<string, number>[], pending: {handler: number, stamp: number}[], samples: object[]}} Bench
  */
 
 export class Session {
   /**
    * @param {object} o
-   * @param {object} o.state            the starting state (state.js)
+   * @param {State} o.state            the starting state (state.js)
    * @param {string} [o.lang]           the panels' language ("" or missing = the browser's)
-   * @param {(state) => void} [o.onState]      after every change of state
-   * @param {(session) => void} [o.onRun]      after every new run (translate), for page chrome
+   * @param {(state: State) => void} [o.onState]      after every change of state
+   * @param {(session: Session) => void} [o.onRun]      after every new run (translate), for page chrome
    * @param {(text: string|null) => void} [o.onError]   an error message, or null to clear it
    * @param {(text: string) => void} [o.onStatus]      loading / restarting, "" when done
    * @param {(text: string|null) => void} [o.onInput]  a note about the sentence (empty box)
    * @param {(n: number) => void} [o.onRejectedEdits]  W_Q/W_K blocks of the state that did not fit
-   * @param {object} [o.bench]          frame timings are pushed here (?bench, bench-drag.mjs)
+   * @param {Bench} [o.bench]          frame timings are pushed here (?bench, bench-drag.mjs)
    */
   constructor(o) {
     this.state = o.state;
     this.lang = o.lang || o.state.lang || detectLang(globalThis.navigator?.language);
+    /** @type {import("./core.js").Translate} */
     this.t = (key, params) => translate(this.lang, key, params);
     this.hooks = o;
     this.uid = `s${(uidCounter += 1)}`; // a prefix for element ids, unique on the page
     this.bench = o.bench || null;
+    /** @type {Engine | null} */
     this.engine = null;
+    /** @type {import("./engine.js").ModelInfo | null} */
     this.info = null;
+    /** @type {Run | null} */
     this.cur = null;
+    /** @type {import("./core.js").PairEntry[] | null} */
     this.pair = null;
+    /** @type {string | null} */
     this.lastGood = null; // the last sentence the engine accepted (the source of `cur`)
     this.rejectedEdits = 0;
+    /** @type {Mounted[]} */
     this.mounted = []; // [{def, view, opts}]
+    /** @type {Promise<void>} */
     this.rendered = Promise.resolve(); // settles when a deferred render (render's `defer`) is done
+    /** @type {Map<"q" | "k", Float32Array>} */
     this.pending = new Map(); // W_Q/W_K blocks queued for the next frame
     this.raf = 0;
+    /** @type {ReturnType<typeof setTimeout> | 0} */
     this.endTimer = 0;
+    /** @type {Map<string, number>} */
     this.qkRange = new Map(); // each head's colour scale (core.qkData)
   }
 
   // -------------------------------------------------------------------------------------------
   // Panels
 
-  /** Mount a panel; it renders at once when there is a run. Returns its view. */
+  /**
+   * Mount a panel; it renders at once when there is a run. Returns its view.
+   * @template {PanelView} V
+   * @param {PanelDef<V>} def
+   * @param {HTMLElement} container
+   * @param {object} [opts]  the panel's options
+   * @returns {V}
+   */
   mount(def, container, opts = {}) {
     const view = def.mount(container, this, opts);
     // stale: skipped while off screen, by a drag frame ("live") or a deferred render ("full");
     // it repaints when it comes into view
+    /** @type {Mounted} */
     const entry = { def, view, opts, visible: () => true, stale: false };
     this.mounted.push(entry);
     if (typeof IntersectionObserver === "function" && container instanceof Element) {
@@ -101,6 +144,7 @@ export class Session {
     this.mounted = [];
   }
 
+  /** @param {Mounted} e @param {boolean} live */
   renderEntry(e, live) {
     e.stale = false;
     try {
@@ -114,6 +158,8 @@ export class Session {
    * Re-render the panels that use one of `keys` (all of them when `keys` is null). With `defer`,
    * the panels out of view render in the tasks that follow, one per task, so that what is on
    * screen paints first (the page's first translation); `this.rendered` resolves when all have.
+   * @param {string[] | null} [keys]
+   * @param {{defer?: boolean}} [o]
    */
   render(keys = null, { defer = false } = {}) {
     if (!this.cur) return;
@@ -126,7 +172,7 @@ export class Session {
       } else this.renderEntry(e, false);
     }
     if (!later.length) return;
-    this.rendered = new Promise((done) => {
+    this.rendered = new Promise((/** @type {(v?: void) => void} */ done) => {
       const next = () => {
         const e = later.shift();
         if (!e) return done();
@@ -149,6 +195,7 @@ export class Session {
   // -------------------------------------------------------------------------------------------
   // Messages
 
+  /** @param {any} e  an Error, a message, or anything thrown @returns {string} */
   errorText(e) {
     const t = this.t;
     if (typeof e === "string") return e;
@@ -157,11 +204,12 @@ export class Session {
     return t("error.engine", { message: e?.message || String(e) });
   }
 
+  /** @param {any} e */
   error(e) {
     this.hooks.onError?.(this.errorText(e));
   }
 
-  /** Run `fn`; on an error show it and return `undefined`. */
+  /** Run `fn`; on an error show it and return `undefined`. @template T @param {() => T} fn @returns {T | undefined} */
   guard(fn) {
     try {
       return fn();
@@ -171,6 +219,7 @@ export class Session {
     }
   }
 
+  /** @param {string} lang */
   setLang(lang) {
     this.lang = lang || detectLang(globalThis.navigator?.language);
   }
@@ -178,7 +227,7 @@ export class Session {
   // -------------------------------------------------------------------------------------------
   // State
 
-  /** Change the state (no engine call); clamps to the model and reports it. */
+  /** Change the state (no engine call); clamps to the model and reports it. @param {Partial<State>} patch */
   setState(patch) {
     this.state = S.update(this.state, patch);
     if (this.info) this.state = S.clampToModel(this.state, this.info);
@@ -226,6 +275,7 @@ export class Session {
     return !!this.cur;
   }
 
+  /** @param {{rejected: number}} edits */
   noteEdits(edits) {
     this.rejectedEdits = edits.rejected;
     this.hooks.onRejectedEdits?.(edits.rejected);
@@ -247,7 +297,7 @@ export class Session {
     }
   }
 
-  /** Tokens and unknown words of `text`, or null (no engine yet, or it refuses). */
+  /** Tokens and unknown words of `text`, or null (no engine yet, or it refuses). @param {string} text */
   tokenize(text) {
     if (!this.engine || this.engine.broken || !this.info) return null;
     try {
@@ -257,7 +307,7 @@ export class Session {
     }
   }
 
-  /** Tokenise, translate and render everything (the word-order pair too when a panel needs it). */
+  /** Tokenise, translate and render everything (the word-order pair too when a panel needs it). @param {{keepStep?: boolean}} [o] */
   async retranslate({ keepStep = false } = {}) {
     if (!(await this.ensureEngine())) return;
     const text = this.state.sentence;
@@ -297,7 +347,7 @@ export class Session {
   // -------------------------------------------------------------------------------------------
   // Events from the panels and the page's controls
 
-  /** A selection (stack, layer, head, query, step, show): no new run. */
+  /** A selection (stack, layer, head, query, step, show): no new run. @param {Partial<State>} patch */
   select(patch) {
     if (!this.cur) return;
     this.syncDecoder();
@@ -307,7 +357,7 @@ export class Session {
     this.render(keys.includes("stack") ? null : keys);
   }
 
-  /** A switch of the engine (mask, scale, positional encoding, heads): run again. */
+  /** A switch of the engine (mask, scale, positional encoding, heads): run again. @param {Partial<State>} patch */
   async setOption(patch) {
     if (!(await this.ensureEngine())) return false;
     // another head count has other heads: the knock-outs go with the old ones (as in the engine)
@@ -322,7 +372,7 @@ export class Session {
     return true;
   }
 
-  /** Switch one head off or back on ("e1h2"), or every head back on (null). */
+  /** Switch one head off or back on ("e1h2"), or every head back on (null). @param {string | null} name */
   async toggleHead(name) {
     const now = new Set(this.state.knockOut ? this.state.knockOut.split(",") : []);
     if (name === null) now.clear();
@@ -331,25 +381,28 @@ export class Session {
     return this.setOption({ knockOut: [...now].sort().join(",") });
   }
 
-  /** A new sentence: translate it now. */
+  /** A new sentence: translate it now. @param {string} text */
   async setSentence(text) {
     this.setState({ sentence: text, query: null });
     await this.retranslate();
   }
 
-  /** Tables instead of maps (or back). */
+  /** Tables instead of maps (or back). @param {boolean} on */
   setTables(on) {
     this.setState({ tables: on });
     this.showTables();
   }
 
-  /** The word-order pair on or off (the lab's section 6). */
+  /** The word-order pair on or off (the lab's section 6). @param {boolean} on */
   async setPair(on) {
     this.setState({ pair: on });
     await this.retranslate({ keepStep: true });
   }
 
-  /** A W_Q/W_K block of the selected head changed (phase "end": the drag is over). */
+  /**
+   * A W_Q/W_K block of the selected head changed (phase "end": the drag is over).
+   * @param {"q" | "k"} matrix @param {Float32Array} values @param {string} [phase]
+   */
   edit(matrix, values, phase) {
     if (!this.cur) return;
     this.pending.set(matrix, values);
@@ -373,6 +426,7 @@ export class Session {
     const ok = this.guard(() => (C.runBlocks(this.engine, this.cur, this.state, this.pending), true));
     this.pending.clear();
     if (!ok) return;
+    /** @type {Record<string, number>} */
     const parts = { run: performance.now() - t0 };
     for (const e of this.mounted) {
       if (!e.def.live) continue;
@@ -402,7 +456,7 @@ export class Session {
     if (this.guard(() => (this.engine.resetBlocks(), true))) await this.retranslate({ keepStep: true });
   }
 
-  /** Apply a state patch from outside (an element's attributes): re-run what it affects. */
+  /** Apply a state patch from outside (an element's attributes): re-run what it affects. @param {Partial<State>} patch */
   async update(patch) {
     const prev = this.state;
     const next = S.update(prev, patch);
@@ -411,6 +465,7 @@ export class Session {
       this.state = next;
       return;
     }
+    /** @type {Record<string, any>} */
     const options = {};
     for (const k of OPTION_KEYS) if (k in patch && patch[k] !== prev[k]) options[k] = patch[k];
     this.state = S.clampToModel(next, this.info);
@@ -435,13 +490,14 @@ export class Session {
   // -------------------------------------------------------------------------------------------
   // Benchmark hooks (?bench): input-to-paint latency of W_Q/W_K drags.
 
-  /** A pointer event reached the editor (called by the W_Q/W_K panel). */
+  /** A pointer event reached the editor (called by the W_Q/W_K panel). @param {Event} e */
   benchInput(e) {
     if (!this.bench) return;
     this.bench.pending.push({ handler: performance.now(), stamp: e.timeStamp });
     performance.mark("attnscope-input");
   }
 
+  /** @param {number} t0 */
   benchFrame(t0) {
     const bench = this.bench;
     if (!bench.pending.length) return;

@@ -10,12 +10,49 @@
 
 export const SEED_SENTENCE = "Emma hates games, but she's a great friend";
 
-/** The three attentions of an encoder-decoder Transformer (the engine's `stack` names). */
+/** @typedef {"encoder" | "decoder_self" | "decoder_cross"} StackName  one attention of the model */
+/** @typedef {"weights" | "scores" | "logits" | "value" | "rollout"} ShowName  what the main map colours by */
+
+/**
+ * The UI state of the lab and of an embed: one property per entry of `FIELDS` (same defaults).
+ * Indices are 0-based; null means "pick for me" / "the model's own".
+ * @typedef {object} State
+ * @property {string} sentence
+ * @property {StackName} stack
+ * @property {number} layer
+ * @property {number} head
+ * @property {number | null} query       the selected query row; null = the last token
+ * @property {ShowName} show
+ * @property {number} step               the decoding step shown
+ * @property {number | null} heads       head count; null = as trained
+ * @property {boolean} causalDecoder
+ * @property {boolean} causalEncoder
+ * @property {boolean} scale
+ * @property {boolean} positional
+ * @property {boolean} tables
+ * @property {boolean} pair
+ * @property {string} lang             "", "en" or "ko"; "" = the browser's
+ * @property {string} edits              W_Q/W_K edits (edits.js); "" = the trained weights
+ * @property {string} knockOut           knocked-out heads, "e1h2,c2h3"; "" = every head on
+ */
+
+/**
+ * One field of the state: `key` in the state object, `param` in the URL (see FIELDS).
+ * @typedef {object} Field
+ * @property {keyof State} key
+ * @property {string} param
+ * @property {"string" | "enum" | "index" | "index?" | "count?" | "bool" | "edits" | "heads"} type
+ * @property {readonly string[]} [values]  the allowed values of an "enum"
+ * @property {any} def
+ */
+
+/** The three attentions of an encoder-decoder Transformer (the engine's `stack` names). @type {StackName[]} */
 export const STACKS = ["encoder", "decoder_self", "decoder_cross"];
 
 /** What the main heatmap colours by: the weights, raw scores q·k, scaled/masked scores, the
  * value-weighted contributions ||w_ij v_j W_O|| per row (Kobayashi et al. 2020), attention
- * rollout through the layers (Abnar & Zuidema 2020). */
+ * rollout through the layers (Abnar & Zuidema 2020).
+ * @type {ShowName[]} */
 export const SHOWS = ["weights", "scores", "logits", "value", "rollout"];
 
 /** Knocked-out heads in the URL: "e1h2,s2h1,c2h3" (stack e/s/c, layer, head: 1-based). */
@@ -30,6 +67,7 @@ export const ORDER_PAIR = ["the brother carried the sister", "the sister carried
  * "index?" (same, or null = "pick for me"); "count?" (integer >= 1 or null = the model's own);
  * "bool" (0/1 in the URL); "edits" (the W_Q/W_K edits, encoded by edits.js; checked, and a
  * notice shown, when they are applied to the model); "heads" (knocked-out heads, "e1h2,c2h3").
+ * @type {Field[]}
  */
 export const FIELDS = [
   { key: "sentence", param: "s", type: "string", def: SEED_SENTENCE },
@@ -51,27 +89,30 @@ export const FIELDS = [
   { key: "knockOut", param: "ko", type: "heads", def: "" }, // "" = every head on
 ];
 
+/** @type {Map<string, Field>} */
 const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
 
-/** A fresh state holding every default. */
+/** A fresh state holding every default. @returns {State} */
 export function defaults() {
+  /** @type {Record<string, any>} */
   const s = {};
   for (const f of FIELDS) s[f.key] = f.def;
-  return s;
+  return /** @type {State} */ (s);
 }
 
-/** "1"/"true" -> true, "0"/"false" -> false, anything else undefined. */
+/** "1"/"true" -> true, "0"/"false" -> false, anything else undefined. @param {string | null} raw */
 function parseBool(raw) {
   return raw === "1" || raw === "true" ? true : raw === "0" || raw === "false" ? false : undefined;
 }
 
-/** A finite number, or undefined (empty and malformed text included). */
+/** A finite number, or undefined (empty and malformed text included). @param {string | null} raw */
 function parseNumber(raw) {
   if (raw === null || raw.trim() === "") return undefined;
   const n = Number(raw);
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** @param {Field} f @param {string} raw */
 function parseValue(f, raw) {
   switch (f.type) {
     case "string":
@@ -101,6 +142,7 @@ function parseValue(f, raw) {
   }
 }
 
+/** @param {Field} f @param {any} v */
 function formatValue(f, v) {
   switch (f.type) {
     case "bool":
@@ -113,8 +155,13 @@ function formatValue(f, v) {
   }
 }
 
-/** State from a query string ("?s=...&layer=2"); unknown or invalid values keep the default. */
+/**
+ * State from a query string ("?s=...&layer=2"); unknown or invalid values keep the default.
+ * @param {string} search
+ * @returns {State}
+ */
 export function fromQuery(search) {
+  /** @type {Record<string, unknown>} */
   const s = defaults();
   const params = new URLSearchParams(search);
   for (const f of FIELDS) {
@@ -122,12 +169,15 @@ export function fromQuery(search) {
     const v = parseValue(f, params.get(f.param));
     if (v !== undefined) s[f.key] = v;
   }
-  return s;
+  return /** @type {State} */ (s);
 }
 
 /**
  * The query string of a state: only the fields that differ from their default, so the URL of
  * the initial page stays clean. Parameters this module does not own (e.g. `bench`) are kept.
+ * @param {State} state
+ * @param {string} [previousSearch]
+ * @returns {string}  "?..." or ""
  */
 export function toQuery(state, previousSearch = "") {
   const params = new URLSearchParams(previousSearch);
@@ -141,7 +191,12 @@ export function toQuery(state, previousSearch = "") {
   return q ? `?${q}` : "";
 }
 
-/** A new state with `patch` applied; keys that are not fields are rejected (typos fail loudly). */
+/**
+ * A new state with `patch` applied; keys that are not fields are rejected (typos fail loudly).
+ * @param {State} state
+ * @param {Partial<State>} patch
+ * @returns {State}
+ */
 export function update(state, patch) {
   for (const k of Object.keys(patch)) {
     if (!BY_KEY.has(k)) throw new Error(`unknown state field ${k}`);
@@ -149,7 +204,7 @@ export function update(state, patch) {
   return { ...state, ...patch };
 }
 
-/** <attnscope-panel> attributes -> the URL parameters above: one parser for both. */
+/** <attnscope-panel> attributes -> the URL parameters above: one parser for both. @type {Record<string, string>} */
 export const ATTRIBUTES = {
   sentence: "s",
   query: "q",
@@ -168,7 +223,11 @@ export const ATTRIBUTES = {
   qk: "qk",
 };
 
-/** The state an element's attributes describe (`get(name)`: the attribute or null). */
+/**
+ * The state an element's attributes describe (`get(name)`: the attribute or null).
+ * @param {(name: string) => string | null | undefined} get
+ * @returns {State}
+ */
 export function fromAttributes(get) {
   const params = new URLSearchParams();
   for (const [attr, param] of Object.entries(ATTRIBUTES)) {
@@ -178,7 +237,12 @@ export function fromAttributes(get) {
   return fromQuery(params.toString());
 }
 
-/** Clamp indices to the current model and run (e.g. after the head count or sentence changed). */
+/**
+ * Clamp indices to the current model and run (e.g. after the head count or sentence changed).
+ * @param {State} state
+ * @param {import("./engine.js").ModelInfo} info
+ * @returns {State}
+ */
 export function clampToModel(state, info) {
   const s = { ...state };
   if (s.heads !== null && !info.headChoices.includes(s.heads)) s.heads = null;
@@ -207,7 +271,10 @@ export function clampToModel(state, info) {
 // same view: parameters are read from both, the fragment winning. The lesson keeps its few
 // parameters in the query string: its fragment names the panel to scroll to (#p3).
 
-/** The page's parameters: the query string's, then the fragment's (which win). */
+/**
+ * The page's parameters: the query string's, then the fragment's (which win).
+ * @param {{search?: string, hash?: string}} [loc]
+ */
 export function locationParams(loc = globalThis.location) {
   const out = new URLSearchParams(loc?.search ?? "");
   const hash = (loc?.hash ?? "").replace(/^#/, "");
@@ -215,12 +282,12 @@ export function locationParams(loc = globalThis.location) {
   return out;
 }
 
-/** The state a URL describes (query string and fragment). */
+/** The state a URL describes (query string and fragment). @param {{search?: string, hash?: string}} [loc] @returns {State} */
 export function fromLocation(loc = globalThis.location) {
   return fromQuery(locationParams(loc).toString());
 }
 
-/** Put `search` ("?a=1" or "") and `hash` ("#..." or "") in the address bar, keeping the path. */
+/** Put `search` ("?a=1" or "") and `hash` ("#..." or "") in the address bar, keeping the path. @param {string} search @param {string} [hash] */
 export function replaceQuery(search, hash = location.hash) {
   try {
     history.replaceState(history.state, "", `${location.pathname}${search}${hash}`);
@@ -229,7 +296,7 @@ export function replaceQuery(search, hash = location.hash) {
   }
 }
 
-/** The fragment ("#s=...", or "" for the default view) that holds `state`. */
+/** The fragment ("#s=...", or "" for the default view) that holds `state`. @param {State} state @returns {string} */
 export function toFragment(state) {
   const q = toQuery(state, "");
   return q ? `#${q.slice(1)}` : "";
@@ -239,6 +306,7 @@ let mirrorTimer = 0;
 /**
  * Mirror a state into the fragment, at most once per 150 ms. The state's fields leave the query
  * string (an old-form link becomes a new-form one); parameters we do not own there stay.
+ * @param {State} state
  */
 export function mirror(state) {
   clearTimeout(mirrorTimer);
@@ -257,7 +325,7 @@ function flush() {
   replaceQuery(q ? `?${q}` : "");
 }
 
-/** Write `key` (removed when the value equals `def`). */
+/** Write `key` (removed when the value equals `def`). @param {string} key @param {unknown} value @param {unknown} def */
 export function put(key, value, def) {
   const v = value === null || value === undefined ? null : String(value);
   if (v === null || v === String(def)) params.delete(key);
@@ -266,6 +334,7 @@ export function put(key, value, def) {
   putTimer = setTimeout(flush, 120);
 }
 
+/** @param {string} key */
 export function has(key) {
   return params.has(key);
 }
@@ -276,26 +345,34 @@ export function sync() {
   flush();
 }
 
+/** @param {string} key @param {string} def @param {number} [maxLen] @returns {string} */
 export function str(key, def, maxLen = 500) {
   const v = params.get(key);
   return v === null ? def : v.slice(0, maxLen);
 }
 
+/** @param {string} key @param {number} def @param {number} min @param {number} max @returns {number} */
 export function num(key, def, min, max) {
   const n = parseNumber(params.get(key));
   return n === undefined ? def : Math.min(max, Math.max(min, n));
 }
 
+/** @param {string} key @param {number} def @param {number} min @param {number} max @returns {number} */
 export function int(key, def, min, max) {
   const n = num(key, def, min, max);
   return Number.isInteger(n) ? n : Math.round(n);
 }
 
+/** @param {string} key @param {boolean} def @returns {boolean} */
 export function bool(key, def) {
   return parseBool(params.get(key)) ?? def;
 }
 
-/** A list of `count` numbers ("1,0,0,1"); anything malformed gives the default. */
+/**
+ * A list of `count` numbers ("1,0,0,1"); anything malformed gives the default.
+ * @param {string} key @param {number[]} def @param {number} count @param {number} min @param {number} max
+ * @returns {number[]}
+ */
 export function nums(key, def, count, min, max) {
   const v = params.get(key);
   if (v === null) return def.slice();
@@ -304,7 +381,7 @@ export function nums(key, def, count, min, max) {
   return parts.map((x) => Math.min(max, Math.max(min, x)));
 }
 
-/** The shortest decimal that round-trips the 2-decimal slider values we store. */
+/** The shortest decimal that round-trips the 2-decimal slider values we store. @param {number[]} list */
 export function numsText(list) {
   return list.map((x) => String(Math.round(x * 1000) / 1000)).join(",");
 }

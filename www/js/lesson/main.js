@@ -151,10 +151,10 @@ function build() {
   document.body.dataset.ready = "1";
   // Keep the top link carrying the translator's sentence.
   shared.addEventListener("model", () => {
-    const a = document.getElementById("lab-link-top");
+    const a = /** @type {HTMLAnchorElement | null} */ (document.getElementById("lab-link-top"));
     if (a) a.href = labHref(shared.model);
   });
-  document.getElementById("lab-link-top").href = labHref(shared.model);
+  /** @type {HTMLAnchorElement} */ (document.getElementById("lab-link-top")).href = labHref(shared.model);
 }
 
 function switchLang(l) {
@@ -162,7 +162,7 @@ function switchLang(l) {
   setLang(l);
   state.put("lang", l, null);
   build();
-  const b = header.querySelector(`[data-test="lang-${focusLang}"]`);
+  const b = /** @type {HTMLElement | null} */ (header.querySelector(`[data-test="lang-${focusLang}"]`));
   if (b) b.focus();
 }
 

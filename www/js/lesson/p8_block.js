@@ -74,6 +74,7 @@ export function panel8(ctx) {
   const across = new HeatTable({ kind: "div", digits: 3, rowHeader: t("p8.tokHeader"), test: "p8-across" });
   const acrossText = h("p", { "data-test": "p8-across-text" });
 
+  /** @param {{key: string, title: string, note: string, vec: Float32Array | number[], check?: string}} o */
   function stage({ key, title, note, vec, check }) {
     const st = stats(vec);
     const canvas = h("canvas", { class: "strip", role: "img", "aria-label": t("p8.stripLabel", { title, n: vec.length }) });

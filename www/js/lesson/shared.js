@@ -60,6 +60,10 @@ export function defaultWord(tokens) {
 /**
  * A text box bound to one of the shared sentences (`which` = "words" | "model"): typing in any
  * of its copies updates every panel that reads it. Returns {root, msg, refresh()}.
+ * @param {{shared: any}} ctx  a lesson panel's context (main.js)
+ * @param {"words" | "model"} which
+ * @param {() => void} onChange
+ * @param {{label?: string, hint?: string, tools?: HTMLElement[]}} [o]
  */
 export function sentenceBox(ctx, which, onChange, { label, hint, tools = [] } = {}) {
   const id = newId(`sent-${which}`);

@@ -136,7 +136,10 @@ export function checkbox({ id, label, checked, onChange, test }) {
   return { root, input };
 }
 
-/** A labelled select (role combobox). `options`: [{value, text}]. */
+/**
+ * A labelled select (role combobox). `options`: [{value, text}].
+ * @param {{id: string, label: string, options: {value: any, text: string}[], value: any, onChange: (v: any) => void, test?: string}} o
+ */
 export function select({ id, label, options, value, onChange, test }) {
   const input = h("select", { id, "data-test": test });
   const root = h("div", { class: "ctl ctl-select" }, h("label", { for: id, text: label }), input);
@@ -156,7 +159,10 @@ export function select({ id, label, options, value, onChange, test }) {
   return api;
 }
 
-/** A labelled one-line text box; `onInput` fires after a short pause in typing. */
+/**
+ * A labelled one-line text box; `onInput` fires after a short pause in typing.
+ * @param {{id: string, label: string, value: string, onInput: (v: string) => void, hint?: string, test?: string}} o
+ */
 export function textbox({ id, label, value, onInput, hint, test }) {
   const hintId = hint ? `${id}-hint` : undefined;
   const input = h("input", {
@@ -197,7 +203,7 @@ export function textbox({ id, label, value, onInput, hint, test }) {
   };
 }
 
-/** A button. */
+/** A button. @param {{text: string, onClick: () => void, cls?: string, test?: string, pressed?: boolean}} o */
 export function button({ text, onClick, cls = "btn", test, pressed }) {
   const b = h("button", { type: "button", class: cls, text, "data-test": test });
   if (pressed !== undefined) b.setAttribute("aria-pressed", String(pressed));
@@ -252,6 +258,7 @@ export function readouts(items) {
  * kind "seq" (weights 0..1) or "div" (signed, symmetric range).
  */
 export class HeatTable {
+  /** @param {{kind?: "seq" | "div", digits?: number, onRow?: (row: number) => void, rowHeader?: string, test?: string, compact?: boolean}} [o] */
   constructor({ kind = "seq", digits = 2, onRow, rowHeader = "", test, compact = false } = {}) {
     this.kind = kind;
     this.digits = digits;
@@ -372,6 +379,11 @@ function clip(text, px) {
 /**
  * Paint a matrix on a canvas, one cell per value (diverging colours, symmetric range).
  * Returns the range used.
+ * @param {HTMLCanvasElement} canvas
+ * @param {Iterable<number> & ArrayLike<number>} data
+ * @param {number} nr
+ * @param {number} nc
+ * @param {{cell?: number, cellH?: number, range?: number, kind?: "seq" | "div"}} [o]
  */
 export function paintMatrix(canvas, data, nr, nc, { cell = 8, cellH, range, kind = "div" } = {}) {
   const ch = cellH || cell;
@@ -399,7 +411,10 @@ export function paintMatrix(canvas, data, nr, nc, { cell = 8, cellH, range, kind
   return rg;
 }
 
-/** A plain numeric table (inside a <details> for large matrices). */
+/**
+ * A plain numeric table (inside a <details> for large matrices).
+ * @param {{label: string, rows: string[], cols: string[], data: ArrayLike<number>, nr: number, nc: number, digits?: number, rowHeader?: string, test?: string}} o
+ */
 export function numberTable({ label, rows, cols, data, nr, nc, digits = 3, rowHeader = "", test }) {
   const table = h("table", { class: "numtable", role: "table", "aria-label": label, "data-test": test });
   table.append(h("caption", { text: label }));

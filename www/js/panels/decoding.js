@@ -4,6 +4,7 @@
 import * as C from "../core.js";
 import { Decoding } from "../decoding.js";
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const decodingPanel = {
   name: "decoding",
   uses: ["step", "layer", "head", "lang"],

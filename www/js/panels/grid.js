@@ -7,6 +7,7 @@ import * as C from "../core.js";
 import { HeadGrid } from "../heatmap.js";
 import { el, setText } from "../dom.js";
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const gridPanel = {
   name: "grid",
   uses: ["stack", "layer", "head", "knockOut", "heads", "lang"],
@@ -54,6 +55,7 @@ export const gridPanel = {
       setText(restore, t("grid.restore"));
       setText(count, n ? t("grid.off", { n }) : "");
     }
+    /** "e1h2" -> [layer, head], 0-based. @param {string} name @returns {[number, number]} */
     const parse = (name) => {
       const m = name.match(/^[esc](\d+)h(\d+)$/);
       return [Number(m[1]) - 1, Number(m[2]) - 1];

@@ -17,6 +17,7 @@ import { el, setText, setLiveText } from "../dom.js";
 import { exportRow, saveMap } from "../export.js";
 import { pronounHint } from "../explain.js";
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const heatmapPanel = {
   name: "heatmap",
   uses: ["stack", "layer", "head", "query", "show", "lang", "causalDecoder", "causalEncoder"],

@@ -10,6 +10,7 @@ import { el, fmt, setText } from "../dom.js";
 
 const STACK_OF = { e: "encoder", s: "decoder_self", c: "decoder_cross" };
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const importancePanel = {
   name: "importance",
   uses: ["lang", "knockOut"],

@@ -9,6 +9,7 @@ import * as C from "../core.js";
 import { Heatmap } from "../heatmap.js";
 import { el } from "../dom.js";
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const orderPanel = {
   name: "order",
   uses: ["layer", "head", "positional", "pair", "lang"],

@@ -6,6 +6,7 @@ import { QKEditor } from "../qk_editor.js";
 import { paintLegend, legendBox } from "../colors.js";
 import { fmt } from "../dom.js";
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const qkPanel = {
   name: "qk",
   uses: ["stack", "layer", "head", "heads", "lang"],

@@ -13,6 +13,7 @@ export function copiesOf(tr) {
   return tr.steps.flatMap((s, step) => (s.copy ? [{ ...s.copy, step }] : [])).sort((a, b) => a.start - b.start);
 }
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const translationPanel = {
   name: "translation",
   uses: ["lang"],

@@ -4,6 +4,7 @@
 import * as C from "../core.js";
 import { WeightedAverage } from "../weighted_average.js";
 
+/** @satisfies {import("../session.js").PanelDef} */
 export const weightedPanel = {
   name: "weighted",
   uses: ["stack", "layer", "head", "query", "lang"],
