@@ -24,11 +24,11 @@ serve: dist
 test: test-lint test-types test-native test-nostd test-wasm test-e2e
 
 # Rust formatting and lints: rustfmt.toml's style, and clippy with every warning an error; the
-# second clippy is the only way src/wasm.rs (feature `wasm`, wasm32 only) gets linted.
+# second clippy is the only way src/wasm.rs (feature `wasm`, wasm32 only) and its tests get linted.
 test-lint: setup
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --lib --target wasm32-unknown-unknown --features wasm -- -D warnings
+	cargo clippy --lib --tests --test wasm_node --test wasm_browser --target wasm32-unknown-unknown --features wasm -- -D warnings
 
 # The page's JavaScript type-checked from its JSDoc (no build step: tsc only reads): the files in
 # jsconfig.json, with the wasm bindings' types from pkg/attnscope.d.ts, which `build` writes.

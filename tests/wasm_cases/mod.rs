@@ -192,7 +192,6 @@ fn kernel_smoothing_weights_sum_to_one() {
 }
 
 #[path = "../support/random_model.rs"]
-#[allow(dead_code)]
 mod random_model;
 
 /// A random model (2 decoder layers) whose generator always picks `<unk>` (id 3).
@@ -564,7 +563,7 @@ fn frame_matrices(v: &JsValue, path: &str, out: &mut Vec<(String, JsValue)>) {
         for k in js_sys::Object::keys(v.unchecked_ref::<js_sys::Object>()).iter() {
             let k = k.as_string().unwrap();
             if !(path == "decoder" && (k == "logits" || k == "probs")) {
-                frame_matrices(&get(v, &k), &format!("{path}.{k}").trim_start_matches('.').to_string(), out);
+                frame_matrices(&get(v, &k), format!("{path}.{k}").trim_start_matches('.'), out);
             }
         }
     }
