@@ -86,16 +86,21 @@ fn tensor_of(v: &Value) -> Tensor {
     Tensor { shape, data }
 }
 
-/// Largest difference between the CLI's tensors and the fixture's, over every compared tensor.
-fn worst_diff(name: &str, json: &Value, exp: &Expected) -> f32 {
-    let pairs = [
+/// `forward`'s tensors by the names of the fixtures' expected files (`Null` where it has none).
+fn tensors_of(json: &Value) -> [(&'static str, &Value); 6] {
+    [
         ("encoder_output", &json["encoder_output"]),
         ("decoder_output", &json["decoder_output"]),
         ("logits", &json["logits"]),
         ("attn.encoder", &json["attention"]["encoder"]),
         ("attn.decoder_self", &json["attention"]["decoder_self"]),
         ("attn.cross", &json["attention"]["cross"]),
-    ];
+    ]
+}
+
+/// Largest difference between the CLI's tensors and the fixture's, over every compared tensor.
+fn worst_diff(name: &str, json: &Value, exp: &Expected) -> f32 {
+    let pairs = tensors_of(json);
     let mut worst: f32 = 0.0;
     for (what, got) in pairs {
         let got = tensor_of(got);
@@ -482,14 +487,7 @@ fn forward_prints_what_each_family_has_and_matches_transformers() {
     for name in names_in(&dir) {
         let exp = Expected::load_in(&dir, &name);
         let json = forward_family(&name, &exp);
-        let pairs = [
-            ("encoder_output", &json["encoder_output"]),
-            ("decoder_output", &json["decoder_output"]),
-            ("logits", &json["logits"]),
-            ("attn.encoder", &json["attention"]["encoder"]),
-            ("attn.decoder_self", &json["attention"]["decoder_self"]),
-            ("attn.cross", &json["attention"]["cross"]),
-        ];
+        let pairs = tensors_of(&json);
         for (what, got) in pairs {
             // present in the JSON exactly when the reference has it (nothing a model lacks)
             assert_eq!(!got.is_null(), exp.has(what), "{name}: {what} present in the JSON vs the reference");

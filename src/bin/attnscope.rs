@@ -453,16 +453,24 @@ fn print_json<T: Serialize>(value: &T, pretty: bool) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A usage error unless `model` is of `arch`: `what` the command needs, what this model is, and
+/// the command that fits it.
+fn need(model: &Model, arch: Architecture, what: &str) -> Result<(), Failure> {
+    let has = model.config.architecture;
+    if has == arch {
+        return Ok(());
+    }
+    let instead = match has {
+        Architecture::EncoderDecoder => "translate",
+        Architecture::DecoderOnly => "generate",
+        Architecture::EncoderOnly => "fill",
+    };
+    Err(Failure::Message(format!("{what}; this is a {has:?} model (try '{instead}')"), EXIT_USAGE))
+}
+
 fn translate(args: TranslateArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
-    let arch = model.config.architecture;
-    if arch != Architecture::EncoderDecoder {
-        let instead = if arch.has_decoder() { "generate" } else { "fill" };
-        return Err(Failure::Message(
-            format!("translate needs an encoder-decoder; this is a {arch:?} model (try '{instead}')"),
-            EXIT_USAGE,
-        ));
-    }
+    need(&model, Architecture::EncoderDecoder, "translate needs an encoder-decoder")?;
     let opts = args.run.options();
     // Everything that can be wrong with the input is found before the first line is printed.
     opts.validate(&model.config)?;
@@ -529,14 +537,7 @@ fn importance(args: ImportanceArgs) -> Result<(), Failure> {
 
 fn generate(args: GenerateArgs) -> Result<(), Failure> {
     let model = load(&args.model)?;
-    let arch = model.config.architecture;
-    if arch != Architecture::DecoderOnly {
-        let instead = if arch.has_decoder() { "translate" } else { "fill" };
-        return Err(Failure::Message(
-            format!("generate continues a text with a decoder-only model; this is a {arch:?} model (try '{instead}')"),
-            EXIT_USAGE,
-        ));
-    }
+    need(&model, Architecture::DecoderOnly, "generate continues a text with a decoder-only model")?;
     let opts = args.run.options();
     opts.validate(&model.config)?;
     let prompts = args.texts.iter().map(|t| model.tokenizer.encode_tgt(t)).collect::<Result<Vec<_>, Error>>()?;

@@ -259,19 +259,28 @@ impl Subword {
 
 /// `clean_up_tokenization` of Hugging Face transformers (`clean_up_tokenization_spaces`).
 pub(crate) fn clean_up_tokenization(text: &str) -> String {
+    replace_all(text, CLEAN_UP)
+}
+
+/// The spaces `clean_up_tokenization` removes, in its order (WordPiece's decoder adds
+/// `(" do not", " don't")` after `" 'm"`).
+pub(crate) const CLEAN_UP: &[(&str, &str)] = &[
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" ' ", "'"),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+];
+
+/// `text` with each `(from, to)` replaced everywhere, one pair after the other.
+pub(crate) fn replace_all(text: &str, pairs: &[(&str, &str)]) -> String {
     let mut s = String::from(text);
-    for (from, to) in [
-        (" .", "."),
-        (" ?", "?"),
-        (" !", "!"),
-        (" ,", ","),
-        (" ' ", "'"),
-        (" n't", "n't"),
-        (" 'm", "'m"),
-        (" 's", "'s"),
-        (" 've", "'ve"),
-        (" 're", "'re"),
-    ] {
+    for (from, to) in pairs {
         if s.contains(from) {
             s = s.replace(from, to);
         }

@@ -251,25 +251,11 @@ pub fn nfd(s: &str) -> Vec<char> {
     out
 }
 
-/// `tokenizers::decoders::wordpiece::cleanup`, applied to one token (with its leading space).
+/// `tokenizers::decoders::wordpiece::cleanup`, applied to one token (with its leading space):
+/// transformers' clean-up with `" do not"` -> `" don't"` after `" 'm"`.
 fn cleanup(token: &str) -> String {
-    let mut s = String::from(token);
-    for (from, to) in [
-        (" .", "."),
-        (" ?", "?"),
-        (" !", "!"),
-        (" ,", ","),
-        (" ' ", "'"),
-        (" n't", "n't"),
-        (" 'm", "'m"),
-        (" do not", " don't"),
-        (" 's", "'s"),
-        (" 've", "'ve"),
-        (" 're", "'re"),
-    ] {
-        if s.contains(from) {
-            s = s.replace(from, to);
-        }
-    }
-    s
+    let (before, after) = super::CLEAN_UP.split_at(7); // up to and including " 'm"
+    let pairs: Vec<(&str, &str)> =
+        before.iter().copied().chain([(" do not", " don't")]).chain(after.iter().copied()).collect();
+    super::replace_all(token, &pairs)
 }
