@@ -8,7 +8,54 @@ export { expect };
 /** Development only: serve this file as models/en-ko.safetensors (see playwright.config.js). */
 const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
 
+/**
+ * E2E_CPU_THROTTLE=N (e.g. 4): every page of every test runs with Chromium's CPU slowed N times
+ * (CDP Emulation.setCPUThrottlingRate), as on a slow or busy machine; unset or 1: full speed.
+ */
+const CPU_THROTTLE = Number(process.env.E2E_CPU_THROTTLE || 1);
+const throttled = new WeakMap();
+
+/** Slow `page`'s CPU by CPU_THROTTLE (once per page; resolves when the rate is set). */
+export function throttle(page) {
+  if (!(CPU_THROTTLE > 1)) return Promise.resolve();
+  if (!throttled.has(page)) {
+    throttled.set(
+      page,
+      page
+        .context()
+        .newCDPSession(page)
+        .then((s) => s.send("Emulation.setCPUThrottlingRate", { rate: CPU_THROTTLE })),
+    );
+  }
+  return throttled.get(page);
+}
+
+/** Throttle every page `context` makes: newPage resolves once its page is slowed; popups too. */
+function throttleContext(context) {
+  const newPage = context.newPage.bind(context);
+  context.newPage = async (...args) => {
+    const page = await newPage(...args);
+    await throttle(page);
+    return page;
+  };
+  context.on("page", (p) => throttle(p).catch(() => {}));
+  return context;
+}
+
 export const test = base.extend({
+  // (worker-wide, automatic) contexts made by the `context` fixture or by a test itself
+  // (browser.newContext, browser.newPage) throttle their pages when E2E_CPU_THROTTLE is set
+  cpuThrottle: [
+    async ({ browser }, use) => {
+      if (CPU_THROTTLE > 1 && !browser.__throttled) {
+        browser.__throttled = true;
+        const newContext = browser.newContext.bind(browser);
+        browser.newContext = async (...args) => throttleContext(await newContext(...args));
+      }
+      await use(CPU_THROTTLE);
+    },
+    { scope: "worker", auto: true },
+  ],
   watch: async ({ page, baseURL }, use) => {
     const w = { origin: new URL(baseURL).origin, requests: [], failed: [], consoleErrors: [], pageErrors: [], dialogs: [] };
     page.on("request", (r) => w.requests.push(r.url()));

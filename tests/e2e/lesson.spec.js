@@ -3,8 +3,7 @@
 // ATTNSCOPE_MODEL=/path/model.safetensors serves that file as models/en-ko.safetensors
 // (development only, as in the other specs).
 import fs from "node:fs";
-import { test as base, expect } from "@playwright/test";
-import { urlState } from "./fixtures.js";
+import { test as base, expect, urlState } from "./fixtures.js";
 
 const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
 
