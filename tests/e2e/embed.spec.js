@@ -147,7 +147,7 @@ test("embed mode in a sandboxed iframe shows only the chosen panel and controls,
   expectClean(watch);
 });
 
-test("embed mode screenshot: the Q/K panel with controls", async ({ page, watch }, testInfo) => {
+test("embed mode screenshot: the Korean Q/K panel shows its map's table, the sentence box and the W_Q grid, with a clean console", async ({ page, watch }, testInfo) => {
   await page.goto("/index.html?embed=1&panel=qk&controls=sentence,layer,head,scale,export&layer=2&head=2&lang=ko");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
   await expect(page.getByRole("table", { name: "인코더 셀프 어텐션 가중치, 2층 2번 헤드", exact: true })).toHaveCount(1);
