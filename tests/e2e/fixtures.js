@@ -154,6 +154,36 @@ export function expectClean(w) {
   expect(w.dialogs, "dialogs").toEqual([]);
 }
 
+/**
+ * (Pages opened with ?debug=1.) From now on, note when a W_Q/W_K edit ends (an arrow key's
+ * keyup or a pointerup: the editor's "end") and when each re-translation starts and finishes.
+ */
+export async function watchRetranslations(page) {
+  await page.evaluate(() => {
+    const session = window.attnscope.session;
+    if (window.__retranslated) return;
+    window.__lastEditEnd = 0;
+    window.__retranslated = [];
+    addEventListener("pointerup", () => (window.__lastEditEnd = performance.now()), true);
+    addEventListener("keyup", (e) => (e.key === "ArrowUp" || e.key === "ArrowDown") && (window.__lastEditEnd = performance.now()), true);
+    const retranslate = session.retranslate;
+    session.retranslate = async function (...args) {
+      const start = performance.now();
+      try {
+        return await retranslate.apply(this, args);
+      } finally {
+        window.__retranslated.push(start);
+      }
+    };
+  });
+}
+
+/** After watchRetranslations: wait for the re-translation the last edit's end started (it runs
+ * after a pause, www/js/session.js edit) to finish: what the page shows is then settled. */
+export async function editsSettled(page) {
+  await page.waitForFunction(() => window.__retranslated.some((t) => t > window.__lastEditEnd), null, { timeout: 30_000 });
+}
+
 /** Centre of cell (r, c) of a matrix canvas, from its bounding box and its shape. */
 export async function cellPoint(canvas, r, c, rows, cols) {
   const box = await canvas.boundingBox();

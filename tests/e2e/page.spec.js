@@ -17,7 +17,8 @@ test("loads with no console error, no failed request and nothing from another or
   await expect(page.getByRole("slider", { name: /W_Q cells/ })).toBeVisible();
   await expect(page.getByRole("slider", { name: "Decoding step" })).toBeVisible();
   await expect(page.getByRole("alert")).toBeHidden();
-  await page.waitForTimeout(300);
+  // the screenshot once the fonts are in and the maps have painted a frame with them
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
   await shot(page, testInfo, "loaded");
 
   expect(watch.requests.length).toBeGreaterThan(3);
