@@ -13,6 +13,8 @@ const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
  * (CDP Emulation.setCPUThrottlingRate), as on a slow or busy machine; unset or 1: full speed.
  */
 const CPU_THROTTLE = Number(process.env.E2E_CPU_THROTTLE || 1);
+/** How many times slower than full speed pages run: a test's own time limit is multiplied by it. */
+export const SLOW = Math.max(1, CPU_THROTTLE);
 const throttled = new WeakMap();
 
 /** Slow `page`'s CPU by CPU_THROTTLE (once per page; resolves when the rate is set). */

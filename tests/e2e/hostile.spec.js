@@ -1,7 +1,7 @@
 // Hostile input (issue 12): numbers at the edges in every numeric URL field, a 1 MB fragment,
 // right-to-left overrides and mixed scripts, and 10,000 rapid W_Q edits with the engine's wasm
 // memory measured before and after. The page must stay up, say what it did, and run nothing.
-import { test, expect, openApp, expectClean } from "./fixtures.js";
+import { test, expect, openApp, expectClean, SLOW } from "./fixtures.js";
 
 const EDGE = ["NaN", "Infinity", "-Infinity", "1e308", "-0", "-1", "0", "99999999999", "1e3", "0x10", "", " 2"];
 const NUMERIC = ["layer", "head", "q", "step", "heads"];
@@ -52,7 +52,7 @@ test("right-to-left overrides and mixed scripts are shown as text, with their un
 });
 
 test("10,000 rapid W_Q edits, twice: the page keeps up and the second batch adds nothing to the engine's memory", async ({ page, watch }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(180_000 * SLOW);
   await openApp(page, "?debug=1");
   const grid = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 1, head 1/ });
   await grid.scrollIntoViewIfNeeded();
