@@ -6,6 +6,8 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT || 8123);
+// E2E_CPU_THROTTLE=N slows every page's CPU N times (tests/e2e/fixtures.js): time limits grow with it
+const SLOW = Math.max(1, Number(process.env.E2E_CPU_THROTTLE || 1));
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -25,8 +27,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   fullyParallel: false,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  timeout: 60_000 * SLOW,
+  expect: { timeout: 10_000 * SLOW },
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -253,10 +253,47 @@ fn translate_prints_the_greedy_translation_per_text() {
 
 #[test]
 fn translate_flags_reach_the_engine() {
-    // With a non-divisor head count translate must fail, with a divisor it must succeed.
-    let path = model_path("pre_gelu_learned"); // d_model 16
-    let ok = run(&["translate", "--model", &path, "--heads", "8", "--no-scale", "--no-positional", "w4 w5"]);
-    assert!(ok.status.success(), "--heads 8 on d_model 16: {}", String::from_utf8_lossy(&ok.stderr));
+    // Each flag gives the library's greedy translation under the same options, and each changes
+    // the translation of this text (so a flag the CLI dropped would show).
+    let name = "pre_gelu_learned"; // d_model 16, learned positions
+    let model = load_model(name);
+    let path = model_path(name);
+    let text = "w4 w5 w6 w7";
+    let enc = model.tokenizer.encode_src(text).unwrap();
+    let library = |opts: &attnscope::RunOptions| {
+        let dec = attnscope::greedy(&model, &enc.ids, opts, model.config.max_len).unwrap();
+        dec.text(&model.tokenizer, &enc.tokens)
+    };
+    let default = library(&attnscope::RunOptions::default());
+    let with = |f: fn(&mut attnscope::RunOptions)| {
+        let mut o = attnscope::RunOptions::default();
+        f(&mut o);
+        o
+    };
+    let cases: [(&[&str], attnscope::RunOptions); 4] = [
+        (&["--no-scale"], with(|o| o.scale = false)),
+        (&["--no-positional"], with(|o| o.positional = false)),
+        (&["--heads", "8"], with(|o| o.heads = Some(8))),
+        (
+            &["--heads", "8", "--no-scale", "--no-positional"],
+            with(|o| {
+                o.heads = Some(8);
+                o.scale = false;
+                o.positional = false;
+            }),
+        ),
+    ];
+    for (flags, opts) in cases {
+        let want = library(&opts);
+        assert_ne!(want, default, "{flags:?} leaves the translation of {text:?} as it is: the check could not fail");
+        let mut args = vec!["translate", "--model", &path];
+        args.extend(flags);
+        args.push(text);
+        let out = run(&args);
+        assert!(out.status.success(), "{flags:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"), "translate {flags:?}");
+    }
+    // With a non-divisor head count translate must fail.
     let bad = run(&["translate", "--model", &path, "--heads", "3", "w4 w5"]);
     assert_eq!(bad.status.code(), Some(2), "--heads 3 on d_model 16");
 }

@@ -340,14 +340,11 @@ fn encode_maps_unknown_words_to_unk() {
     assert!(tok.encode_tgt("").is_err(), "empty target text");
 }
 
-/// ENGINE BUG (reported, not fixed here; run with `cargo test --test hand -- --ignored`):
-/// `softmax_rows` detects a "fully masked" row by its maximum being `-inf`, and the maximum is
-/// a fold with `f32::max`, which skips NaN. A row of NaNs (what overflowing scores give, e.g.
-/// a model file whose finite weights are ~1e30) therefore comes out as all zeros, exactly like
-/// a masked row: the NaN disappears silently instead of showing, against the promise in
-/// src/attention.rs. Expected: NaN in, NaN out (or an error), never a plausible zero row.
+/// A row of NaNs (what overflowing scores give, e.g. a model file whose finite weights are
+/// ~1e30) must not come out as all zeros like a fully masked row: a maximum folded with
+/// `f32::max` skips NaN and once made exactly that mistake. NaN in, NaN out, as
+/// src/attention.rs promises.
 #[test]
-
 fn softmax_of_a_nan_row_is_not_a_masked_row() {
     let cases: &[(&str, &[f32])] = &[("[NaN, NaN]", &[f32::NAN, f32::NAN]), ("[NaN, -inf]", &[f32::NAN, -INF])];
     for (what, input) in cases {

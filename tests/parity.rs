@@ -67,6 +67,17 @@ fn every_fixture_matches_pytorch() {
 }
 
 #[test]
+fn a_nan_difference_fails_any_tolerance() {
+    // f32::max skips NaN: folding with it alone would count a NaN weight as agreeing.
+    assert_eq!(max_diff("nan", &[0.5, f32::NAN, 0.25], &[0.5, 0.1, 0.25]), f32::INFINITY);
+    assert_eq!(max_diff("nan expected", &[0.5], &[f32::NAN]), f32::INFINITY);
+    assert_eq!(max_diff("both NaN", &[f32::NAN], &[f32::NAN]), f32::INFINITY);
+    assert_eq!(max_diff("-inf and -inf", &[f32::NEG_INFINITY], &[f32::NEG_INFINITY]), 0.0);
+    assert_eq!(max_diff("-inf and 0", &[f32::NEG_INFINITY], &[0.0]), f32::INFINITY);
+    assert_eq!(max_diff("finite", &[0.5, 0.25], &[0.25, 0.25]), 0.25);
+}
+
+#[test]
 fn overrides_matter_in_the_override_fixture() {
     // The fixture's expectations were computed with edited W_Q/W_K blocks: running without
     // the edits must disagree, so the parity above really exercises the override path.

@@ -616,12 +616,32 @@ fn softmax(rows: &[Vec<f64>]) -> Vec<Vec<f64>> {
 
 fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    // A NaN counts as an infinite difference (`f32::max` alone would skip it).
+    a.iter().zip(b).map(|(&x, &y)| abs_diff(x as f64, y as f64) as f32).fold(0.0, f32::max)
 }
 
 fn max_abs_diff_f64(got: &[f32], want: &[f64]) -> f64 {
     assert_eq!(got.len(), want.len(), "{} values, expected {}", got.len(), want.len());
-    got.iter().zip(want).map(|(g, w)| (*g as f64 - w).abs()).fold(0.0, f64::max)
+    // A NaN counts as an infinite difference (`f64::max` alone would skip it).
+    got.iter().zip(want).map(|(&g, &w)| abs_diff(g as f64, w)).fold(0.0, f64::max)
+}
+
+/// `|a - b|`; 0 where `a == b` (also two equal infinities), infinity where either is NaN.
+fn abs_diff(a: f64, b: f64) -> f64 {
+    if a == b {
+        0.0
+    } else if a.is_nan() || b.is_nan() {
+        f64::INFINITY
+    } else {
+        (a - b).abs()
+    }
+}
+
+#[test]
+fn a_nan_difference_fails_any_tolerance() {
+    assert_eq!(max_abs_diff(&[0.5, f32::NAN], &[0.5, 0.1]), f32::INFINITY);
+    assert_eq!(max_abs_diff_f64(&[0.5, 0.1], &[0.5, f64::NAN]), f64::INFINITY);
+    assert_eq!(max_abs_diff(&[f32::NEG_INFINITY, 0.25], &[f32::NEG_INFINITY, 0.5]), 0.25);
 }
 
 /// The loader and the builder agree on what a model is: a random model of each positional
@@ -637,11 +657,9 @@ fn random_models_load_with_their_spec() {
     }
 }
 
-/// ENGINE ROBUSTNESS GAP (reported, not fixed here; run with `--ignored`): `Model::decode`
-/// returns a `Result` but panics inside nalgebra (a matrix product of mismatched shapes) when
-/// handed the `EncoderTrace` of a model with another `d_model`. Expected: an input error.
+/// `Model::decode` handed the `EncoderTrace` of a model with another `d_model` must return an
+/// input error, not panic inside nalgebra on a matrix product of mismatched shapes.
 #[test]
-
 fn decode_rejects_a_memory_of_another_width() {
     let a = Spec::small().model(1).0; // d_model 8
     let b = Spec { d_model: 12, nhead: 3, ..Spec::small() }.model(2).0; // d_model 12

@@ -107,10 +107,23 @@ pub fn load_model(name: &str) -> Model {
     Model::from_safetensors(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Largest absolute difference, with a message naming the tensor on a shape mismatch.
+/// Largest absolute difference, with a message naming the tensor on a shape mismatch. A NaN on
+/// either side counts as an infinite difference (equal infinities as none): `f32::max` alone
+/// skips NaN, which would let NaN weights pass any tolerance.
 pub fn max_diff(what: &str, got: &[f32], want: &[f32]) -> f32 {
     assert_eq!(got.len(), want.len(), "{what}: {} values, expected {}", got.len(), want.len());
-    got.iter().zip(want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max)
+    got.iter().zip(want).map(|(&a, &b)| abs_diff(a, b)).fold(0.0, f32::max)
+}
+
+/// `|a - b|`; 0 where `a == b` (also two equal infinities), infinity where either is NaN.
+pub fn abs_diff(a: f32, b: f32) -> f32 {
+    if a == b {
+        0.0
+    } else if a.is_nan() || b.is_nan() {
+        f32::INFINITY
+    } else {
+        (a - b).abs()
+    }
 }
 
 /// The parity fixtures of `train/make_family_fixtures.py` (BERT, GPT-2, Marian from

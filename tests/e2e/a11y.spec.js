@@ -3,7 +3,7 @@
 // of the lab is reachable with the keyboard alone; with forced colours the maps keep their values.
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, openApp, shot, expectClean, heatmapName, typeSentence, cellPoint, filled } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, heatmapName, typeSentence, cellPoint, filled, SLOW } from "./fixtures.js";
 
 // The server's strict CSP would refuse axe's injected script.
 test.use({ bypassCSP: true });
@@ -80,7 +80,7 @@ for (const lang of ["en", "ko"]) {
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   test("axe: the lesson and the lab at a phone's width", async ({ page }, testInfo) => {
-    test.setTimeout(120_000);
+    test.setTimeout(120_000 * SLOW);
     await openLesson(page);
     await expectNoViolations(page, testInfo, "lesson-phone");
     await openApp(page, "?tables=1");

@@ -1,7 +1,7 @@
 // Embedding: the course-notes example (a sandboxed iframe and two <attnscope-panel> elements),
 // embed mode in a sandboxed iframe, permalinks that carry W_Q/W_K edits, and the lab's
 // "Embed this" snippets pasted into a page of their own.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, urlState, viewOf, filled } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, urlState, viewOf, filled, watchRetranslations, editsSettled } from "./fixtures.js";
 
 // The pages made up below are served by page.route, which a service worker (the built site
 // registers one, see offline.spec.js) would bypass: none here.
@@ -147,7 +147,7 @@ test("embed mode in a sandboxed iframe shows only the chosen panel and controls,
   expectClean(watch);
 });
 
-test("embed mode screenshot: the Q/K panel with controls", async ({ page, watch }, testInfo) => {
+test("embed mode screenshot: the Korean Q/K panel shows its map's table, the sentence box and the W_Q grid, with a clean console", async ({ page, watch }, testInfo) => {
   await page.goto("/index.html?embed=1&panel=qk&controls=sentence,layer,head,scale,export&layer=2&head=2&lang=ko");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
   await expect(page.getByRole("table", { name: "인코더 셀프 어텐션 가중치, 2층 2번 헤드", exact: true })).toHaveCount(1);
@@ -158,7 +158,8 @@ test("embed mode screenshot: the Q/K panel with controls", async ({ page, watch 
 });
 
 test("a permalink with W_Q/W_K edits reproduces the same weights after reload", async ({ page, watch }, testInfo) => {
-  await openApp(page, "?stack=decoder_cross&layer=2&head=2");
+  await openApp(page, "?debug=1&stack=decoder_cross&layer=2&head=2");
+  await watchRetranslations(page);
   const name = heatmapName("decoder_cross", 2, 2);
   const original = await readTable(page, name);
   // a mouse drag (arbitrary float values) on W_Q ...
@@ -177,7 +178,7 @@ test("a permalink with W_Q/W_K edits reproduces the same weights after reload", 
   for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
   await expect.poll(() => urlState(page.url()).get("qk") ?? "").toMatch(/^c\.2\.2\.k\..+\*c\.2\.2\.q\..+$/);
   await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
-  await page.waitForTimeout(600); // the drag's end re-translates: let it settle
+  await editsSettled(page); // the last key's end re-translates: wait for it
   const edited = await readTable(page, name);
   const translation = await page.locator("#translation").textContent();
   const url = page.url();
@@ -193,8 +194,8 @@ test("a permalink with W_Q/W_K edits reproduces the same weights after reload", 
   // the identity preset travels as "I", next to the cross-attention edits
   await page.getByRole("radio", { name: "Encoder self-attention" }).check();
   await page.getByRole("button", { name: "Identity (W_Q = W_K = I)" }).click();
+  // (the preset re-translates at once, and the URL is written in the same task as the maps)
   await expect.poll(() => urlState(page.url()).get("qk") ?? "").toMatch(/^c\.2\.2\.k\..+\*c\.2\.2\.q\..+\*e\.2\.2\.k\.I\*e\.2\.2\.q\.I$/);
-  await page.waitForTimeout(300);
   const encName = heatmapName("encoder", 2, 2);
   const identity = await readTable(page, encName);
   const url2 = page.url();
@@ -323,8 +324,11 @@ test("the Embed this dialog measures the panel in a live preview: its iframe sni
   await expect.poll(() => !!frameOf(), { timeout: 30_000 }).toBe(true);
   const frame = frameOf();
   await expect.poll(() => frame.evaluate(() => document.body.dataset.ready), { timeout: 30_000 }).toBe("1");
-  await page.waitForTimeout(300);
-  const content = await frame.evaluate(() => document.documentElement.scrollHeight);
-  const box = await page.locator("iframe").evaluate((f) => f.clientHeight);
-  expect(content, "the panel's height inside the frame").toBeLessThanOrEqual(box);
+  // the snippet sizes the iframe when the panel's height message arrives: wait for that
+  const fits = async () => {
+    const content = await frame.evaluate(() => document.documentElement.scrollHeight);
+    const box = await page.locator("iframe").evaluate((f) => f.clientHeight);
+    return content <= box ? true : `the panel's height inside the frame ${content} > the iframe's ${box}`;
+  };
+  await expect.poll(fits).toBe(true);
 });

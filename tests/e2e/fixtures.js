@@ -8,7 +8,56 @@ export { expect };
 /** Development only: serve this file as models/en-ko.safetensors (see playwright.config.js). */
 const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
 
+/**
+ * E2E_CPU_THROTTLE=N (e.g. 4): every page of every test runs with Chromium's CPU slowed N times
+ * (CDP Emulation.setCPUThrottlingRate), as on a slow or busy machine; unset or 1: full speed.
+ */
+const CPU_THROTTLE = Number(process.env.E2E_CPU_THROTTLE || 1);
+/** How many times slower than full speed pages run: a test's own time limit is multiplied by it. */
+export const SLOW = Math.max(1, CPU_THROTTLE);
+const throttled = new WeakMap();
+
+/** Slow `page`'s CPU by CPU_THROTTLE (once per page; resolves when the rate is set). */
+export function throttle(page) {
+  if (!(CPU_THROTTLE > 1)) return Promise.resolve();
+  if (!throttled.has(page)) {
+    throttled.set(
+      page,
+      page
+        .context()
+        .newCDPSession(page)
+        .then((s) => s.send("Emulation.setCPUThrottlingRate", { rate: CPU_THROTTLE })),
+    );
+  }
+  return throttled.get(page);
+}
+
+/** Throttle every page `context` makes: newPage resolves once its page is slowed; popups too. */
+function throttleContext(context) {
+  const newPage = context.newPage.bind(context);
+  context.newPage = async (...args) => {
+    const page = await newPage(...args);
+    await throttle(page);
+    return page;
+  };
+  context.on("page", (p) => throttle(p).catch(() => {}));
+  return context;
+}
+
 export const test = base.extend({
+  // (worker-wide, automatic) contexts made by the `context` fixture or by a test itself
+  // (browser.newContext, browser.newPage) throttle their pages when E2E_CPU_THROTTLE is set
+  cpuThrottle: [
+    async ({ browser }, use) => {
+      if (CPU_THROTTLE > 1 && !browser.__throttled) {
+        browser.__throttled = true;
+        const newContext = browser.newContext.bind(browser);
+        browser.newContext = async (...args) => throttleContext(await newContext(...args));
+      }
+      await use(CPU_THROTTLE);
+    },
+    { scope: "worker", auto: true },
+  ],
   watch: async ({ page, baseURL }, use) => {
     const w = { origin: new URL(baseURL).origin, requests: [], failed: [], consoleErrors: [], pageErrors: [], dialogs: [] };
     page.on("request", (r) => w.requests.push(r.url()));
@@ -105,6 +154,36 @@ export function expectClean(w) {
   expect(w.consoleErrors, "console errors").toEqual([]);
   expect(w.failed, "failed requests").toEqual([]);
   expect(w.dialogs, "dialogs").toEqual([]);
+}
+
+/**
+ * (Pages opened with ?debug=1.) From now on, note when a W_Q/W_K edit ends (an arrow key's
+ * keyup or a pointerup: the editor's "end") and when each re-translation starts and finishes.
+ */
+export async function watchRetranslations(page) {
+  await page.evaluate(() => {
+    const session = window.attnscope.session;
+    if (window.__retranslated) return;
+    window.__lastEditEnd = 0;
+    window.__retranslated = [];
+    addEventListener("pointerup", () => (window.__lastEditEnd = performance.now()), true);
+    addEventListener("keyup", (e) => (e.key === "ArrowUp" || e.key === "ArrowDown") && (window.__lastEditEnd = performance.now()), true);
+    const retranslate = session.retranslate;
+    session.retranslate = async function (...args) {
+      const start = performance.now();
+      try {
+        return await retranslate.apply(this, args);
+      } finally {
+        window.__retranslated.push(start);
+      }
+    };
+  });
+}
+
+/** After watchRetranslations: wait for the re-translation the last edit's end started (it runs
+ * after a pause, www/js/session.js edit) to finish: what the page shows is then settled. */
+export async function editsSettled(page) {
+  await page.waitForFunction(() => window.__retranslated.some((t) => t > window.__lastEditEnd), null, { timeout: 30_000 });
 }
 
 /** Centre of cell (r, c) of a matrix canvas, from its bounding box and its shape. */

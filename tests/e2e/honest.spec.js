@@ -165,9 +165,12 @@ test("tables print the page's numbers (never exponent notation), even where scal
   expect(cells.some((c) => c === "0.000000")).toBe(true); // the near-zero weights are there, written plainly
 });
 
-test("the Number of heads hint says what re-splitting does, and the translation it gives", async ({ page }) => {
-  await openApp(page);
+test("the Number of heads hint says what re-splitting does (the translation may or may not change), with the model's trained head count and width", async ({ page }) => {
+  await openApp(page, "?debug=1");
   const hint = page.locator("#hint-heads");
   await expect(hint).not.toContainText("breaks the trained patterns");
   await expect(hint).toContainText("whether the translation changes depends on the sentence");
+  const info = await page.evaluate(() => window.attnscope.engine.info);
+  await expect(hint).toContainText(`The model was trained with ${info.nhead} heads.`);
+  await expect(hint).toContainText(`(d_k = ${info.dModel} / heads)`);
 });

@@ -10,6 +10,7 @@ async function expectWorking(page, sentence = "she is a great friend") {
 
 test("markup typed as a sentence is shown as text and runs nothing", async ({ page, watch }, testInfo) => {
   await openApp(page);
+  const before = await page.locator("#translation").textContent();
   const payload = "<img src=x onerror=alert(1)>";
   await typeSentence(page, payload);
   await expect(page.locator("#tokens")).toContainText("onerror");
@@ -17,7 +18,9 @@ test("markup typed as a sentence is shown as text and runs nothing", async ({ pa
   const enc = await readTable(page, heatmapName("encoder"));
   expect(enc.cols).toEqual(["<", "img", "src", "=", "x", "onerror", "=", "alert", "(", "1", ")", ">"]);
   await expect(page.getByRole("textbox", { name: "English sentence" })).toHaveValue(payload);
-  await page.waitForTimeout(500);
+  // the payload has gone through everything: its translation is on screen
+  await expect(page.locator("#translation")).not.toHaveText(before);
+  await expect(page.locator("#translation")).not.toBeEmpty();
   await expect(page.locator("img")).toHaveCount(0);
   expect(watch.dialogs).toEqual([]);
   await shot(page, testInfo, "markup-as-text");

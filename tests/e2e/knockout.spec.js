@@ -45,7 +45,7 @@ test("knocking out a head changes the maps and the translation; restore brings t
 });
 
 test("Which heads matter? ranks every head by the drop in the translation's log-probability", async ({ page }) => {
-  await openApp(page);
+  await openApp(page, "?debug=1");
   await page.getByRole("button", { name: "Rank the heads" }).click();
   const grid = page.locator('[data-test="importance"] .imp-cell');
   await expect(grid).toHaveCount(24, { timeout: 30_000 });
@@ -54,6 +54,26 @@ test("Which heads matter? ranks every head by the drop in the translation's log-
   const first = (await status.textContent()).match(/Most important: ([esc]\d+h\d+) \((−?\d+\.\d+)\)/);
   expect(first).not.toBeNull();
   expect(Number(first[2].replace("−", "-"))).toBeLessThan(0);
+  // every head's cell shows its change (title "c2h1: −0.53"), and the heads named first, in
+  // order, are those with the largest drops: no head drops more than any of them
+  const num = (s) => Number(s.replace("−", "-"));
+  const cells = (await grid.evaluateAll((cs) => cs.map((c) => c.title))).map((t) => t.split(": ")).map(([head, d]) => ({ head, d: num(d) }));
+  expect(new Set(cells.map((c) => c.head)).size).toBe(24);
+  const named = [...(await status.textContent()).matchAll(/([esc]\d+h\d+) \((−?\d+\.\d+)\)/g)].map((m) => ({ head: m[1], d: num(m[2]) }));
+  expect(named.length).toBe(3);
+  for (let i = 1; i < named.length; i++) expect(named[i].d, "ranked by the drop").toBeGreaterThanOrEqual(named[i - 1].d);
+  const others = cells.filter((c) => !named.some((n) => n.head === c.head));
+  for (const n of named) {
+    expect(cells.find((c) => c.head === n.head)?.d, n.head).toBe(n.d);
+    for (const o of others) expect(o.d, `${o.head} drops more than ${n.head}`).toBeGreaterThanOrEqual(n.d);
+  }
+  // the changes are the engine's, head by head
+  const engine = await page.evaluate(() => {
+    const out = window.attnscope.engine.headImportance();
+    return Array.from(out.heads, (h, i) => [h, Number(out.delta[i].toFixed(2))]);
+  });
+  expect(cells.map((c) => [c.head, c.d]).sort()).toEqual(engine.map(([h, d]) => [h, Object.is(d, -0) ? 0 : d]).sort());
+  await expect(page.locator("#importance .imp-top button")).toHaveText(named.map((n) => `Knock out ${n.head}`));
   // its button knocks that head out
   await page.getByRole("button", { name: `Knock out ${first[1]}` }).click();
   await expect.poll(() => urlState(page.url()).get("ko")).toBe(first[1]);

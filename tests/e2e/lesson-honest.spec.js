@@ -181,6 +181,67 @@ test("item 8: panel 8 shows LayerNorm's standardised vector (mean 0, variance 1)
   // the standardised vector is the engine's sum standardised: same shape of numbers, computed here
   const sumVar = await readValue(page, "p8-sum1-var");
   expect(sumVar).toBeGreaterThan(0);
+  // the engine's LayerNorm output is gamma * z + beta, with z the LayerNorm's input standardised
+  // here (in f64) and gamma, beta read from the model file: every token, every encoder layer,
+  // both norms
+  const sentence = await p8.getByRole("textbox").first().inputValue();
+  expect(sentence.length).toBeGreaterThan(0);
+  const ln = await page.evaluate(async (text) => {
+    const { Engine } = await import("/js/engine.js");
+    const e = new Engine();
+    await e.load();
+    const bytes = new Uint8Array(await (await fetch("/models/en-ko.safetensors")).arrayBuffer());
+    const n = Number(new DataView(bytes.buffer).getBigUint64(0, true));
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+    const f16 = (b) => {
+      const s = b & 0x8000 ? -1 : 1;
+      const ex = (b >> 10) & 0x1f;
+      const m = b & 0x3ff;
+      return ex === 0 ? s * m * 2 ** -24 : ex === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (ex - 15);
+    };
+    const tensor = (name) => {
+      const t = header[name];
+      if (!t) throw new Error(`no tensor ${name}`);
+      const [a, b] = t.data_offsets.map((o) => o + 8 + n);
+      const dv = new DataView(bytes.buffer, a, b - a);
+      if (t.dtype === "F32") return Array.from({ length: (b - a) / 4 }, (_, i) => dv.getFloat32(4 * i, true));
+      if (t.dtype === "F16") return Array.from({ length: (b - a) / 2 }, (_, i) => f16(dv.getUint16(2 * i, true)));
+      throw new Error(`${name}: dtype ${t.dtype}`);
+    };
+    const eps = e.info.layerNormEps;
+    const lab = e.lab;
+    lab.setSource(text);
+    lab.setOptions(e.fullOptions({}));
+    const enc = lab.translate().trace.encoder;
+    const row = (m, i) => Array.from(m.data.slice(i * m.cols, (i + 1) * m.cols));
+    let worst = 0;
+    let checked = 0;
+    enc.layers.forEach((L, l) => {
+      const prev = l === 0 ? enc.embed.input : enc.layers[l - 1].ffn.norm_first ? enc.layers[l - 1].ffn.sum : enc.layers[l - 1].ffn.norm;
+      [
+        [L.self_attn, "norm1", prev],
+        [L.ffn, "norm2", L.self_attn.norm_first ? L.self_attn.sum : L.self_attn.norm],
+      ].forEach(([part, name, before]) => {
+        const gamma = tensor(`transformer.encoder.layers.${l}.${name}.weight`);
+        const beta = tensor(`transformer.encoder.layers.${l}.${name}.bias`);
+        for (let i = 0; i < part.norm.rows; i++) {
+          const x = row(part.norm_first ? before : part.sum, i);
+          const mean = x.reduce((a, v) => a + v, 0) / x.length;
+          const variance = x.reduce((a, v) => a + (v - mean) ** 2, 0) / x.length;
+          const got = row(part.norm, i);
+          x.forEach((v, k) => {
+            const want = gamma[k] * ((v - mean) / Math.sqrt(variance + eps)) + beta[k];
+            worst = Math.max(worst, Number.isNaN(got[k]) ? Infinity : Math.abs(got[k] - want));
+            checked += 1;
+          });
+        }
+      });
+    });
+    return { worst, checked, eps };
+  }, sentence);
+  expect(ln.eps).toBeGreaterThan(0);
+  expect(ln.checked).toBeGreaterThan(100);
+  expect(ln.worst, "engine LayerNorm vs gamma * z + beta").toBeLessThanOrEqual(1e-5);
   // no claim that the variance "returns to about 1 after each Norm"
   await expect(p8).not.toContainText("returns to about 1");
   // the table of every word: standardised columns are 0 and 1; the text's range after γ, β is

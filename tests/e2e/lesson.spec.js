@@ -3,8 +3,7 @@
 // ATTNSCOPE_MODEL=/path/model.safetensors serves that file as models/en-ko.safetensors
 // (development only, as in the other specs).
 import fs from "node:fs";
-import { test as base, expect } from "@playwright/test";
-import { urlState } from "./fixtures.js";
+import { test as base, expect, urlState } from "./fixtures.js";
 
 const MODEL_OVERRIDE = process.env.ATTNSCOPE_MODEL;
 
@@ -110,7 +109,11 @@ test("panel 1: the weights sum to 1 and a narrower kernel makes the largest weig
   expect(await readValue(page, "p1-sum")).toBeCloseTo(1, 5);
   // the same check on every row of the top-weights table: each weight is in (0, 1]
   const top = await readHeat(p.getByRole("table", { name: /largest weights/ }));
-  for (const r of top.values) expect(r[3]).toBeGreaterThan(0);
+  expect(top.values.length).toBeGreaterThan(0);
+  for (const r of top.values) {
+    expect(r[3]).toBeGreaterThan(0);
+    expect(r[3]).toBeLessThanOrEqual(1);
+  }
 
   // the point of interest is a slider that works from the keyboard and lands in the URL
   const handle = p.getByRole("slider", { name: /Point of interest x₀ \(drag/ });
@@ -265,7 +268,23 @@ test("panel 6: the trained heads side by side, and the same weights re-split int
   const rows = p.locator('[data-test="p6-splits"] tbody tr');
   expect(await rows.count()).toBeGreaterThan(2);
   const conf = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.cells[2].dataset.value)));
-  for (const c of conf) expect(c).toBeGreaterThan(0);
+  // each is the mean probability of the words a fresh engine chooses with that many heads
+  const text = await p.getByRole("textbox").first().inputValue();
+  const want = await page.evaluate(async (text) => {
+    const { Engine } = await import("/js/engine.js");
+    const e = new Engine();
+    await e.load();
+    return e.info.headChoices.map((heads) => {
+      const { steps } = e.translateText(text, { heads }).tr;
+      return steps.reduce((a, st) => a + st.prob, 0) / steps.length;
+    });
+  }, text);
+  expect(conf.length).toBe(want.length);
+  conf.forEach((c, i) => {
+    expect(c).toBeGreaterThan(0);
+    expect(c).toBeLessThanOrEqual(1);
+    expect(c).toBeCloseTo(want[i], 6);
+  });
   // choosing one head changes the heatmaps to a single head
   await p.getByRole("combobox", { name: "Split into heads" }).selectOption("1");
   await expect(cards).toHaveCount(1);
@@ -430,7 +449,7 @@ test("empty, unknown and emoji input show a visible message and the page keeps w
 });
 
 for (const lang of ["en", "ko"]) {
-  test(`screenshots of every panel (${lang})`, async ({ page, watch }, testInfo) => {
+  test(`screenshots of every panel, saved for review (asserts only a clean console) (${lang})`, async ({ page, watch }, testInfo) => {
     await openLesson(page, `?lang=${lang}`);
     for (let i = 1; i <= 9; i++) {
       const sec = panel(page, i);

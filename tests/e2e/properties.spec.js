@@ -186,20 +186,68 @@ test("W_Q/W_K edits: hostile text never throws, never writes a bad value, and is
 
 test("messages: a host page's resize listener and an embed ignore messages of any other shape or source", async ({ page }) => {
   await page.goto("/examples/course-notes.html");
-  const frame = page.locator("iframe").first();
-  await expect.poll(() => frame.evaluate((f) => f.style.height), { timeout: 30_000 }).toMatch(/^\d+px$/);
-  const messages = fc.sample(fc.oneof(fc.anything(), fc.record({ type: fc.constantFrom("attnscope:size", "attnscope:size?", "other"), height: fc.oneof(fc.double(), fc.string(), fc.constant(1e9)) })), 10_000);
-  // from the host page itself (not the iframe): the listener must not resize anything
-  const changed = await page.evaluate((list) => {
+  const iframe = page.locator("iframe").first();
+  await expect.poll(() => iframe.evaluate((f) => f.style.height), { timeout: 30_000 }).toMatch(/^\d+px$/);
+  const frame = await (await iframe.elementHandle()).contentFrame();
+  await expect(frame.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await frame.evaluate(() => document.fonts.ready.then(() => true));
+  const data = fc.oneof(
+    fc.anything(),
+    fc.record({
+      type: fc.constantFrom("attnscope:size", "attnscope:size?", "other"),
+      height: fc.oneof(fc.double(), fc.string(), fc.constant(1e9), fc.integer({ min: -10, max: 25_000 }), fc.double({ min: -1, max: 21_000, noNaN: true }).map(String)),
+    }),
+  );
+  // each message with where it comes from: the iframe's window (the only one that counts), the
+  // host page itself, or no window at all
+  const messages = fc.sample(fc.record({ data, from: fc.constantFrom("frame", "frame", "self", "none") }), 10_000).map(({ data, from }) => ({ data: JSON.parse(JSON.stringify(data ?? null) ?? "null"), from }));
+
+  // 1. the embed (www/js/embed.js) answers {type: "attnscope:size?"} from its parent, and nothing
+  // else: counted on the host as size messages from the iframe, up to a marker the iframe posts
+  // after the last one (messages from one window to another arrive in order)
+  await page.evaluate(() => {
     const f = document.querySelector("iframe");
-    const h = f.style.height;
-    let moved = 0;
-    for (const data of list) {
-      window.dispatchEvent(new MessageEvent("message", { data, source: window }));
-      if (f.style.height !== h) moved += 1;
+    window.__sizes = 0;
+    window.__sizesAtDone = null;
+    addEventListener("message", (e) => {
+      if (e.source !== f.contentWindow) return;
+      if (e.data?.type === "attnscope:size") window.__sizes += 1;
+      if (e.data?.type === "probe-done") window.__sizesAtDone = window.__sizes;
+    });
+  });
+  // the iframe's own size is settled: two reads of the host's sizing agree
+  let last = null;
+  await expect.poll(async () => { const h = await iframe.evaluate((f) => f.style.height); const still = h === last; last = h; return still; }).toBe(true);
+  await frame.evaluate((list) => {
+    for (const { data, from } of list) {
+      const source = from === "frame" ? window.parent : from === "self" ? window : null;
+      window.dispatchEvent(new MessageEvent("message", { data, source }));
     }
-    return moved;
-  }, messages.map((m) => JSON.parse(JSON.stringify(m ?? null) ?? "null")));
-  // (measured inside the loop: the frame may still resize itself for real, from its own messages)
-  expect(changed).toBe(0);
+    window.parent.postMessage({ type: "probe-done" }, "*");
+  }, messages);
+  const asks = messages.filter((m) => m.from === "frame" && m.data?.type === "attnscope:size?").length;
+  expect(asks).toBeGreaterThan(100);
+  await expect.poll(() => page.evaluate(() => window.__sizesAtDone)).not.toBeNull();
+  expect(await page.evaluate(() => window.__sizesAtDone), "size messages, one per ask from the parent").toBe(asks);
+
+  // 2. the host's listener (examples/course-notes.js) sizes the iframe that sent a size message
+  // with a height in (0, 20000), to that height rounded up, and leaves it alone otherwise.
+  // (Synchronous: the frame's real messages cannot land in between.)
+  const heights = await page.evaluate((list) => {
+    const f = document.querySelector("iframe");
+    return list.map(({ data, from }) => {
+      f.style.height = "123px";
+      const source = from === "frame" ? f.contentWindow : from === "self" ? window : null;
+      window.dispatchEvent(new MessageEvent("message", { data, source }));
+      return f.style.height;
+    });
+  }, messages);
+  const want = messages.map(({ data, from }) => {
+    const h = data?.type === "attnscope:size" && Number(data.height);
+    return from === "frame" && h > 0 && h < 20000 ? `${Math.ceil(h)}px` : "123px";
+  });
+  const resized = want.filter((h) => h !== "123px").length;
+  expect(resized, "messages that resize").toBeGreaterThan(100);
+  const wrong = messages.flatMap((m, i) => (heights[i] === want[i] ? [] : [`${JSON.stringify(m)}: ${heights[i]}, expected ${want[i]}`]));
+  expect(wrong.slice(0, 5), `${wrong.length} messages handled wrongly`).toEqual([]);
 });

@@ -67,7 +67,7 @@ test("dragging a W_Q cell changes the weights live; arrow keys too; reset restor
   // the grids repaints every frame; the attention map, off screen here, repaints as soon as it
   // scrolls into view (the drag has not ended: no re-translation has run)
   await page.locator("#attention-map").evaluate((e) => e.scrollIntoView({ block: "center" }));
-  await expect.poll(async () => (await readTable(page, name)).text, { timeout: 300 }).not.toEqual(original.text);
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(original.text);
   await page.mouse.up();
   expect(Number(await wq.getAttribute("aria-valuenow"))).toBeGreaterThan(valueBefore);
   await expect(page.getByRole("status").filter({ hasText: "Edited blocks in force" })).toBeVisible();
@@ -161,11 +161,16 @@ test("the weighted-average panel's sum equals the engine's head output", async (
   avg = await readAverage(page);
   expect(avg.keys).toEqual(["emma", "hates", "games", ",", "but", "she", "'s", "a", "great", "friend"]);
   expectSumIsOutput(avg);
-  // clicking a heatmap row picks the query
+  // the arrow keys on the heatmap pick the query row: two rows up
+  const query = page.getByRole("combobox", { name: "Query word" });
+  const row = () => query.evaluate((s) => s.selectedIndex);
+  const before = await row();
+  expect(before).toBeGreaterThanOrEqual(2);
   const canvas = page.locator("#heatmap-main canvas");
   await canvas.focus();
   await page.keyboard.press("ArrowUp");
   await page.keyboard.press("ArrowUp");
+  await expect.poll(row).toBe(before - 2);
   avg = await readAverage(page);
   expectSumIsOutput(avg);
   await shot(page, testInfo, "weighted-average-cross");
