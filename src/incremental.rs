@@ -252,8 +252,13 @@ impl Session {
     /// The encoder over source ids `(S)`, reusing what the last run computed with the same
     /// inputs. Checks like [`Model::encode`]; an error leaves the session usable.
     pub fn encode(&mut self, model: &Model, src: &[u32], opts: &RunOptions) -> Result<StagedEncoder> {
-        let h = opts.heads_for(&model.config)?;
         opts.validate(&model.config)?;
+        self.encode_stages(model, src, opts)
+    }
+
+    /// [`Session::encode`] with `opts` already validated (a run validates them once).
+    fn encode_stages(&mut self, model: &Model, src: &[u32], opts: &RunOptions) -> Result<StagedEncoder> {
+        let h = opts.heads_for(&model.config)?;
         model.check_ids("source", src, model.config.src_vocab.len())?;
         let enc = model.encoder_stack()?;
         let mut dirty = false;
@@ -293,7 +298,7 @@ impl Session {
             return Err(input_err!("this encoder-only model reads no target"));
         }
         let encoder = match model.encoder {
-            Some(_) => Some(self.encode(model, src, opts)?),
+            Some(_) => Some(self.encode_stages(model, src, opts)?),
             None => None,
         };
         let decoder = match model.decoder {

@@ -58,7 +58,6 @@ use crate::analysis::{head_importance, staged_rollout, value_weighted_heads};
 use crate::attention::softmax_rows;
 use crate::config::{HeadRef, Matrix, Override, RunOptions, Stack};
 use crate::decode::{greedy_body, top_k, Step};
-use crate::decoder::DecoderBody;
 use crate::incremental::{Session, Staged, StagedDecoder, StagedEncoder};
 use crate::tokenizer::{split_words, Encoded};
 use crate::trace::{AttentionTrace, EmbeddingTrace, EncoderLayerTrace, FfnTrace, Mat, Residual, Trace};
@@ -189,29 +188,20 @@ struct CopyOut<'a> {
     end: usize,
 }
 
+/// A greedy decoding for JavaScript: [`Lab::translate`]'s (`D` = [`crate::decoder::DecoderBody`]) or
+/// [`Lab::generate`]'s.
 #[derive(Serialize)]
-struct Translation<'a> {
+struct Decoded<'a, D: Serialize> {
+    /// The translation, or a decoder-only model's continuation.
     text: String,
     /// Generated tokens, `<eos>` included when produced.
     tokens: Vec<&'a str>,
-    /// The decoder input of the trace: `<bos>` + every generated token but the last.
+    /// The decoder input of the trace: `<bos>` (or the prompt) + every generated token but the
+    /// last.
     decoder_tokens: Vec<&'a str>,
     finished: bool,
     steps: Vec<StepOut<'a>>,
-    trace: &'a Trace<DecoderBody>,
-}
-
-/// [`Lab::generate`]'s result.
-#[derive(Serialize)]
-struct Continuation<'a> {
-    /// The continuation.
-    text: String,
-    tokens: Vec<&'a str>,
-    /// The decoder input of the trace: the prompt + every generated token but the last.
-    decoder_tokens: Vec<&'a str>,
-    finished: bool,
-    steps: Vec<StepOut<'a>>,
-    trace: &'a Trace,
+    trace: &'a Trace<D>,
 }
 
 /// One mask of [`Lab::fill`].
@@ -472,7 +462,7 @@ impl Lab {
             .zip(&spans)
             .map(|(s, span)| step_out(&self.model, s, src, span.as_ref().map(|r| (utf16(r.start), utf16(r.end)))))
             .collect();
-        let out = to_js(&Translation {
+        let out = to_js(&Decoded {
             text,
             tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
             decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
@@ -503,7 +493,7 @@ impl Lab {
         self.target = dec.trace.decoder().map_err(err)?.embed.ids.clone();
         let tok = &self.model.tokenizer;
         let steps_out = dec.steps.iter().map(|s| step_out(&self.model, s, &[], None)).collect();
-        to_js(&Continuation {
+        to_js(&Decoded {
             text: tok.detokenize(&dec.tokens),
             tokens: dec.tokens.iter().map(|&t| tok.tgt_token(t)).collect(),
             decoder_tokens: self.target.iter().map(|&t| tok.tgt_token(t)).collect(),
