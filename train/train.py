@@ -19,6 +19,8 @@ here are measured on float16-rounded weights (the engine's figures, on the file,
 Usage:
     python train/train.py                 # train, evaluate, export (the committed model's run)
     python train/train.py --resume        # continue from train/out/ckpt.pt after a stop
+    python train/train.py --init-from www/models/en-ko.safetensors   # start from a model file
+                                          # (version 3 starts from version 2's committed file)
     python train/train.py --analyze-only  # reload train/out/model.pt, evaluate and export again
                                           # (with --average N: average it with the kept
                                           # checkpoints first, as the end of training does)
@@ -302,6 +304,46 @@ def saturation_report(model, encoded, n=300):
         cap.close()
 
 
+def warm_start(model, path):
+    """Start `model` from the attnscope file at `path` (int8 rows dequantised, F16 widened).
+
+    Tensors of equal shape are copied; the embedding tables and the generator are copied row by
+    row for the tokens both vocabularies hold (looked up by token text), so a model whose corpus
+    added words keeps what the old one knew and starts the new words' rows as a fresh model
+    would. Returns (tensors copied, source rows copied, target rows copied)."""
+    from safetensors import safe_open
+
+    with safe_open(path, "pt") as f:
+        meta = json.loads(f.metadata()["attnscope"])
+        old = {k: f.get_tensor(k) for k in f.keys()}
+
+    def value(name):
+        w = old[name].float()
+        scale = old.get(name + "_scale")
+        return w * scale.float()[:, None] if scale is not None else w
+
+    by_rows = {"src_embed.weight": "src_vocab", "tgt_embed.weight": "tgt_vocab",
+               "generator.weight": "tgt_vocab", "generator.bias": "tgt_vocab"}
+    state = model.state_dict()
+    copied, rows = 0, {}
+    with torch.no_grad():
+        for name, t in state.items():
+            if name in by_rows:
+                side = by_rows[name]
+                index = {w: i for i, w in enumerate(meta[side])}
+                pairs = [(j, index[w]) for j, w in enumerate(model.cfg[side]) if w in index]
+                new_rows, old_rows = (torch.tensor(x) for x in zip(*pairs))
+                t[new_rows] = value(name)[old_rows]
+                rows[side] = len(pairs)
+            elif name in old and old[name].shape == t.shape:
+                t.copy_(value(name))
+            else:
+                raise ValueError(f"--init-from: {path} has no tensor {name} of shape {tuple(t.shape)}")
+            copied += 1
+    model.load_state_dict(state)
+    return copied, rows["src_vocab"], rows["tgt_vocab"]
+
+
 def export_file(model, path):
     """Write the model file (embedding and generator tables int8 with per-row scales, the rest
     float16); returns its size in bytes."""
@@ -378,6 +420,9 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true", help="continue from train/out/ckpt.pt")
     ap.add_argument("--average", type=int, default=5,
                     help="average the final weights with the N - 1 checkpoints before them (kept as avg-STEP.pt)")
+    ap.add_argument("--init-from", metavar="FILE",
+                    help="start from this attnscope model file instead of random weights (same sizes; "
+                         "vocabulary rows matched by token)")
     ap.add_argument("--torch-embedding-init", action="store_true",
                     help="keep PyTorch's N(0, 1) embeddings (to measure the saturation they cause)")
     ap.add_argument("--data", default=os.path.join(HERE, "out"))
@@ -421,6 +466,10 @@ def main(argv=None):
     if not a.torch_embedding_init:
         for emb in (model.src_embed, model.tgt_embed):
             nn.init.normal_(emb.weight, 0.0, a.d_model ** -0.5)
+    if a.init_from and not a.resume and not a.analyze_only:
+        n, src_rows, tgt_rows = warm_start(model, a.init_from)
+        log(f"started from {a.init_from}: {n} tensors, {src_rows} of {len(src_vocab)} source rows, "
+            f"{tgt_rows} of {len(tgt_vocab)} target rows")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"model: {n_params} parameters")
     final = os.path.join(a.data, "model.pt")
