@@ -40,7 +40,7 @@ function walk(dir) {
 
 const posix = (path) => path.split(sep).join("/");
 
-const ENGINE = ["attnscope.js", "attnscope_bg.wasm", "attnscope_relaxed_bg.wasm"]; // www/js/runtime.js picks a build
+const ENGINE = ["attnscope.js", "attnscope_bg.wasm", "attnscope_relaxed_bg.wasm", "attnscope_subword_bg.wasm"]; // www/js/runtime.js picks a build
 for (const need of [...ENGINE.map((f) => join(PKG, f)), join(WWW, "models/en-ko.safetensors")]) {
   if (!existsSync(need)) fail(`${relative(ROOT, need)} is missing (run scripts/build-wasm.sh)`);
 }
@@ -167,6 +167,7 @@ console.log(`  lab: HTML, CSS, JS bundle and glue:   ${weigh(pageCode("index.htm
 console.log(`  lesson: HTML, CSS, JS bundle and glue: ${weigh(pageCode("lesson.html"))}`);
 console.log(`  engine pkg/attnscope_bg.wasm:         ${weigh(["pkg/attnscope_bg.wasm"])}`);
 console.log(`  or pkg/attnscope_relaxed_bg.wasm:     ${weigh(["pkg/attnscope_relaxed_bg.wasm"])} (where relaxed SIMD runs)`);
+console.log(`  or pkg/attnscope_subword_bg.wasm:     ${weigh(["pkg/attnscope_subword_bg.wasm"])} (for an opened model with a subword tokenizer)`);
 console.log(`  demo model models/en-ko.safetensors:  ${weigh(["models/en-ko.safetensors"])}`);
 console.log(`  word vectors (lesson; lab on demand): ${weigh(["models/glove-50d.safetensors"])}`);
 console.log(`  single file attnscope.html:           ${kb(statSync(join(DIST, "attnscope.html")).size)}`);

@@ -15,6 +15,7 @@
 import * as S from "./state.js";
 import * as C from "./core.js";
 import { el, fmt, setText } from "./dom.js";
+import { modelKey } from "./i18n.js";
 
 /** Controls an embed can ask for (`controls=` in its URL, the element's `controls` attribute). */
 export const CONTROLS = ["sentence", "stack", "layer", "head", "show", "mask", "encmask", "scale", "pe", "heads", "tables", "export"];
@@ -135,9 +136,9 @@ export const controlsPanel = {
             sel.checked = sel.value === s.stack;
             const span = sel.nextElementSibling;
             if (span) setText(span, stackName(sel.value));
-          } else fill(sel, S.STACKS.map((x) => [x, stackName(x)]), s.stack);
+          } else fill(sel, (info ? info.sites.map((x) => x.stack) : S.STACKS).map((x) => [x, stackName(x)]), s.stack);
         }
-        for (const e of follow("stack-about")) setText(e, t(`stack.${s.stack}${s.stack === "decoder_self" ? open : ""}.about`));
+        for (const e of follow("stack-about")) setText(e, t(modelKey(`stack.${s.stack}${s.stack === "decoder_self" ? open : ""}.about`, info)));
         for (const e of follow("peek")) e.hidden = s.causalDecoder;
         for (const e of follow("formula-scale")) e.classList.toggle("off", !s.scale);
         const masked = s.stack === "decoder_self" ? s.causalDecoder : s.stack === "encoder" ? s.causalEncoder : false;

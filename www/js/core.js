@@ -23,11 +23,14 @@ import { fmt } from "./dom.js";
 
 /**
  * The current run of a session: the source, the translation and the trace the views show.
+ * A model that does not translate has no `tr`: its run is one forward pass over the reader's
+ * text, and an encoder-only masked-LM model's guesses for its mask tokens are in `fill`.
  * @typedef {object} Run
  * @property {import("./engine.js").Source} src
- * @property {import("./engine.js").Translation} tr
+ * @property {import("./engine.js").Translation | null} tr   null unless the model translates
  * @property {Trace} trace                  the translation's trace, or a later frame's (runBlocks)
- * @property {string[]} decoderTokens
+ * @property {string[]} decoderTokens       a decoder-only model's: the reader's text
+ * @property {import("./engine.js").MaskGuess[] | null} [fill]  a masked-LM model's guesses
  * @property {boolean} [decoderStale]       the decoder half of `trace` is older (syncDecoder)
  */
 
@@ -49,14 +52,57 @@ import { fmt } from "./dom.js";
  * @property {string} [title]
  */
 
-/** @param {ModelInfo} info @param {StackName} stack @returns {number} */
-export function layersOf(info, stack) {
-  return stack === "encoder" ? info.encoderLayers : info.decoderLayers;
+// ---------------------------------------------------------------------------------------------
+// What a model has: its attention sites (Lab.info().sites) and what its head gives
+
+/**
+ * The features a model offers, the words panels declare in `needs` (session.js): "sites" (any
+ * attention), each site's stack ("encoder", "decoder_self", "decoder_cross"), and the head's
+ * output ("translation", "next_token", "masked_token" or "none").
+ * @param {ModelInfo | null} info @returns {Set<string>}
+ */
+export function features(info) {
+  const f = new Set();
+  if (!info) return f;
+  if (info.sites.length) f.add("sites");
+  for (const s of info.sites) f.add(s.stack);
+  f.add(info.output);
+  return f;
 }
 
-/** A head's name in knock-out lists: "e1h2" (stack e/s/c, layer and head 1-based). @param {StackName} stack @param {number} layer @param {number} head */
+/**
+ * Whether a model has everything `needs` lists; an entry "a|b" is met by either.
+ * @param {ModelInfo | null} info @param {readonly string[] | undefined} needs
+ */
+export function supports(info, needs) {
+  if (!needs || !needs.length) return true;
+  const f = features(info);
+  return needs.every((n) => n.split("|").some((x) => f.has(x)));
+}
+
+/** The site of a stack, or undefined when the model has none. @param {ModelInfo} info @param {StackName} stack */
+export function siteOf(info, stack) {
+  return info.sites.find((s) => s.stack === stack);
+}
+
+/** @param {ModelInfo} info @param {StackName} stack @returns {number} */
+export function layersOf(info, stack) {
+  return siteOf(info, stack)?.layers ?? 0;
+}
+
+/** The engine's letter of each stack's head references ("e", "s", "c"; Lab.info().sites). */
+const LETTERS = { encoder: "e", decoder_self: "s", decoder_cross: "c" };
+
+/** A head's name in knock-out lists, the URL and the CLI: "e1h2" (the site's letter, layer and head 1-based; state.parseHead reads it). @param {StackName} stack @param {number} layer @param {number} head */
 export function headName(stack, layer, head) {
-  return `${{ encoder: "e", decoder_self: "s", decoder_cross: "c" }[stack]}${layer + 1}h${head + 1}`;
+  return `${LETTERS[stack]}${layer + 1}h${head + 1}`;
+}
+
+/** The stack a head reference names, with its 0-based layer and head, or null. @param {string} name @returns {{stack: StackName, layer: number, head: number} | null} */
+export function parseHeadName(name) {
+  const ref = S.parseHead(name);
+  const stack = ref && /** @type {StackName | undefined} */ (Object.keys(LETTERS).find((k) => LETTERS[k] === ref.letter));
+  return stack ? { stack, layer: ref.layer, head: ref.head } : null;
 }
 
 /** Whether the state knocks this head out. @param {State} state @param {StackName} stack @param {number} layer @param {number} head */
@@ -155,24 +201,52 @@ export function translateRun(engine, sentence, { withPair = false, lastGood = nu
         return { sentence: s, tokens: src.tokens, trace: engine.run().trace };
       });
     }
-    const src = engine.setSource(sentence);
-    const tr = engine.translate();
-    return { cur: { src, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens }, pair };
+    return { cur: textRun(engine, sentence), pair };
   } catch (e) {
     e.pair = pair;
     // a panic: the engine restarts on the next input; the panels keep the last results
     if (!engine.broken && lastGood !== null) {
       // the engine may hold a pair sentence now: put the last good sentence back
       try {
-        engine.setSource(lastGood);
-        const tr = engine.translate();
-        e.cur = { ...cur, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens };
+        e.cur = { ...cur, ...textRun(engine, lastGood) };
       } catch {
         /* the caller shows the first error */
       }
     }
     throw e;
   }
+}
+
+/**
+ * The run of one text, as the model's family makes it: a translation (greedy decoding and its
+ * trace), or one forward pass over the text, with a masked-LM model's guesses for its masks.
+ * @param {Engine} engine @param {string} sentence @returns {Run}
+ */
+function textRun(engine, sentence) {
+  const src = engine.setSource(sentence);
+  if (engine.info.output === "translation") {
+    const tr = engine.translate();
+    return { src, tr, trace: tr.trace, decoderTokens: tr.decoder_tokens };
+  }
+  const out = engine.run();
+  const fill = engine.info.output === "masked_token" ? engine.fill(PREDICTION_K) : null;
+  return { src, tr: null, trace: out.trace, decoderTokens: out.decoder_tokens, fill };
+}
+
+/** How many candidates a prediction shows (the next token, a masked token). */
+export const PREDICTION_K = 10;
+
+/**
+ * A text to start an opened model on when the page's sentence gives it nothing to read: five
+ * words of its vocabulary, the middle one the mask token for a masked-LM model.
+ * @param {ModelInfo} info @param {import("./model_file.js").ModelFile | null} file
+ */
+export function sampleText(info, file) {
+  const specials = new Set(Object.values(file?.config.specials ?? {}));
+  const words = info.srcVocab.filter((w) => !specials.has(w) && /^\p{L}{2,}$/u.test(w)).slice(0, 5);
+  const mask = file?.config.specials?.mask;
+  if (info.output === "masked_token" && mask) words.splice(Math.min(2, words.length), words.length > 2 ? 1 : 0, mask);
+  return words.join(" ") || info.srcVocab.find((w) => !specials.has(w)) || "a";
 }
 
 /**
@@ -371,8 +445,8 @@ export function qkData(engine, state, heads, ranges, t) {
 
 /** The decoding panel's data (Decoding.setData), or null when nothing was decoded. @param {Run} cur @param {State} state @param {ModelInfo} info */
 export function decodingData(cur, state, info) {
-  const steps = cur.tr.steps;
-  if (!steps.length) return null;
+  const steps = cur.tr?.steps;
+  if (!steps?.length) return null;
   return {
     steps,
     srcTokens: cur.src.tokens,

@@ -104,18 +104,7 @@ export class Decoding {
     this.prefix.replaceChildren(...chips);
 
     this.barsTitle.textContent = this.t("dec.top");
-    const items = st.top.map((c) => {
-      const li = el("li", c.token === st.token ? "bar-row chosen" : "bar-row");
-      const name = el("span", "bar-token", {}, c.token);
-      const track = el("span", "bar-track", { "aria-hidden": "true" });
-      const fill = el("span", "bar-fill");
-      fill.style.width = `${Math.max(0.5, c.prob * 100).toFixed(2)}%`;
-      track.append(fill);
-      const pct = el("span", "bar-prob", {}, `${fmt(c.prob * 100, 1)}%`);
-      li.append(name, track, pct);
-      return li;
-    });
-    this.bars.replaceChildren(...items);
+    this.bars.replaceChildren(...probBars(st.top, st.token));
     this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.prob * 100, 1) });
     if (st.blocked) this.chosen.textContent += ` ${this.t("dec.blocked", { token: st.blocked })}`;
     this.copy.hidden = !st.copy;
@@ -140,4 +129,23 @@ export class Decoding {
       rowHeader: this.t("table.headKey"),
     });
   }
+}
+
+/**
+ * Probability bars, one list item per candidate (a token and its probability), the `chosen`
+ * token's in bold: the decoding steps' and the predictions' (panels/prediction.js).
+ * @param {{token: string, prob: number}[]} candidates @param {string | null} chosen
+ */
+export function probBars(candidates, chosen) {
+  return candidates.map((c) => {
+    const li = el("li", c.token === chosen ? "bar-row chosen" : "bar-row");
+    const name = el("span", "bar-token", {}, c.token);
+    const track = el("span", "bar-track", { "aria-hidden": "true" });
+    const fill = el("span", "bar-fill");
+    fill.style.width = `${Math.max(0.5, c.prob * 100).toFixed(2)}%`;
+    track.append(fill);
+    const pct = el("span", "bar-prob", {}, `${fmt(c.prob * 100, 1)}%`);
+    li.append(name, track, pct);
+    return li;
+  });
 }

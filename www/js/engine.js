@@ -2,6 +2,7 @@
 // the embeds and the lesson.
 //
 //   new Engine()                                     // the lab and each embed: the translator
+//   new Engine({ bytes, name })                      // a model file the reader opened
 //   new Engine({ words: true, tolerant: true })      // the lesson: + GloVe vectors, never throws
 //
 // The page talks to the wasm exports (src/wasm.rs: `Lab`, `Words`, and the free functions) only
@@ -14,6 +15,7 @@
 //   the translator) is named in `errors`, so a page can show everything that did load.
 // - `words`: also load the GloVe word vectors (`project`).
 
+import { readModelFile } from "./model_file.js";
 import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } from "./runtime.js";
 
 // The shapes the wasm module returns (src/wasm.rs, src/trace.rs). The bindings' own types
@@ -156,6 +158,8 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  * @property {Trace} trace
  */
 
+/** Lab.fill's answer, per mask token of the text: its position and the model's guesses. @typedef {{position: number, candidates: {token: string, prob: number}[]}} MaskGuess */
+
 /** Lab.run's answer. @typedef {{decoder_tokens: string[], trace: Trace}} RunOut */
 
 /**
@@ -275,9 +279,20 @@ function reason(e) {
  */
 
 export class Engine {
-  /** @param {{model?: string, words?: boolean, tolerant?: boolean}} [o] */
-  constructor({ model = ASSET.model, words = false, tolerant = false } = {}) {
+  /**
+   * `bytes`: a model file already in memory (one the reader opened), instead of fetching `model`;
+   * `name` names it (the demo model's is its path).
+   * @param {{model?: string, bytes?: Uint8Array | null, name?: string, words?: boolean, tolerant?: boolean}} [o]
+   */
+  constructor({ model = ASSET.model, bytes = null, name = "", words = false, tolerant = false } = {}) {
     this.paths = { model, words: words ? ASSET.words : null };
+    /** The model's name: the file's for one the reader opened, "" for the demo model. */
+    this.name = bytes ? name : "";
+    this.given = bytes;
+    /** Whether the model's tokenizer needs the engine build with the subword tokenizers. */
+    this.subword = false;
+    /** What the model file's header says (model_file.js), once loaded; null when unreadable. @type {import("./model_file.js").ModelFile | null} */
+    this.file = null;
     this.tolerant = tolerant;
     /** @type {Glue | null} */
     this.mod = null;
@@ -311,9 +326,19 @@ export class Engine {
   async load() {
     // the engine's fetch and compile (once per page) go on while the model downloads
     warmUp();
-    const [model, words] = await Promise.allSettled([cachedBytes(this.paths.model), this.paths.words ? cachedBytes(this.paths.words) : Promise.resolve(null)]);
-    if (model.status === "fulfilled") this.bytes.model = model.value;
-    else if (this.tolerant) this.errors.lab = reason(model.reason);
+    const modelBytes = this.given ? Promise.resolve(this.given) : cachedBytes(this.paths.model);
+    const [model, words] = await Promise.allSettled([modelBytes, this.paths.words ? cachedBytes(this.paths.words) : Promise.resolve(null)]);
+    if (model.status === "fulfilled") {
+      this.bytes.model = model.value;
+      // a file the reader opened is checked for a clear message (open_model.js); here, what
+      // the card shows and which engine build it needs
+      try {
+        this.file = readModelFile(model.value);
+        this.subword = this.file.subword;
+      } catch (e) {
+        if (this.given) throw e;
+      }
+    } else if (this.tolerant) this.errors.lab = reason(model.reason);
     else throw model.reason;
     if (words.status === "fulfilled") this.bytes.words = words.value;
     else this.errors.words = reason(words.reason);
@@ -324,7 +349,7 @@ export class Engine {
     this.cache.clear();
     this.lab = this.words = null;
     try {
-      this.mod = await freshInstance();
+      this.mod = await freshInstance(this.subword);
     } catch (e) {
       this.mod = null;
       if (!this.tolerant) throw e;
@@ -457,6 +482,11 @@ export class Engine {
    */
   run({ frame = false } = {}) {
     return this.call((l) => l.run(frame ? this.frameMatrix : undefined));
+  }
+
+  /** A masked-LM model's `k` best guesses for each mask token of the text (Lab.fill), from the current run. @param {number} k @returns {MaskGuess[]} */
+  fill(k) {
+    return this.call((l) => l.fill(k));
   }
 
   /** Whether the module has `runEncoder` (the encoder alone; older builds do not). */

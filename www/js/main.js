@@ -8,7 +8,7 @@
 // Every view and the engine steps behind it live in the panels and the session, shared with the
 // embeddable panels (panel.js: ?embed=1 and <attnscope-panel>).
 
-import { t, setLang, getLang, detectLang, applyI18n } from "./i18n.js";
+import { t, setLang, getLang, detectLang, applyI18n, modelKey } from "./i18n.js";
 import * as S from "./state.js";
 import { Session } from "./session.js";
 import { pageHref } from "./runtime.js";
@@ -20,6 +20,8 @@ import { startEmbed } from "./embed.js";
 import { SentenceBox } from "./sentence_box.js";
 import { Suggestions, isWord } from "./suggest.js";
 import { EXAMPLES, exampleLabel } from "./examples.js";
+import { setupOpenModel } from "./open_model.js";
+import * as C from "./core.js";
 
 const params = S.locationParams(); // the query string and the fragment (state.js)
 const $ = (id) => document.getElementById(id);
@@ -67,6 +69,7 @@ let orderView = null;
 
 function mountPanels() {
   session.mount(P.translationPanel, $("translation-panel"), { ids: true, for: "sentence" });
+  session.mount(P.cardPanel, $("model-card"), { heading: "h3" });
   session.mount(P.controlsPanel, document.querySelector("main"), { bind: true, followMask: true }).render();
   session.mount(P.heatmapPanel, $("attention-map"), {
     explain: true,
@@ -80,8 +83,9 @@ function mountPanels() {
   session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200 });
   session.mount(P.qkPanel, $("qk"));
   session.mount(P.weightedPanel, $("wavg"));
-  session.mount(P.decodingPanel, $("decoding"));
-  orderView = session.mount(P.orderPanel, $("order-panel"));
+  session.mount(P.decodingPanel, $("decoding"), { section: $("sec-decoding") });
+  session.mount(P.predictionPanel, $("prediction"), { section: $("sec-predict"), onText: translateNow });
+  orderView = session.mount(P.orderPanel, $("order-panel"), { section: $("sec-order") });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,17 +133,19 @@ function setupSentence() {
   tryList.addEventListener("focusout", () => setTimeout(clearPreview, 0));
 }
 
-/** How many entries of the model's source vocabulary are words: counted once, on first use. */
-let known = null;
+/** How many entries of the model's source vocabulary are words: counted once per model. */
+let known = { info: null, n: 0 };
 function knownWords() {
-  return (known ??= session.info.srcVocab.filter(isWord).length);
+  if (known.info !== session.info) known = { info: session.info, n: session.info.srcVocab.filter(isWord).length };
+  return known.n;
 }
 
 /** The hint under the box: how to use it, and what the model knows (counted from the model). */
 function renderHint() {
-  let text = t("sentence.hint");
+  const out = session.info?.output ?? "translation";
+  let text = t(out === "translation" ? "sentence.hint" : `sentence.hint.${out}`);
   if (session.info) {
-    text += ` ${t("sentence.knows", { n: fmtCount(knownWords()) })}`;
+    text += ` ${t(out === "translation" ? "sentence.knows" : "sentence.knowsTokens", { n: fmtCount(out === "translation" ? knownWords() : session.info.srcVocab.length) })}`;
   }
   $("sentence-hint").textContent = text;
 }
@@ -165,6 +171,10 @@ function renderExamples() {
 function renderModelInfo() {
   const info = session.info;
   if (!info) return;
+  if (session.modelName) {
+    $("model-info").textContent = t("foot.modelOpened", { name: session.modelName, arch: t(`card.arch.${info.architecture}`) });
+    return;
+  }
   $("model-info").textContent = t("foot.model", {
     d: info.dModel,
     h: info.nhead,
@@ -175,6 +185,29 @@ function renderModelInfo() {
     vocab: knownWords(), // the same count as the hint's
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the page shows of the model: only what it has
+
+/**
+ * Show the page's static parts a model has (`data-needs="encoder"`, core.supports) and word
+ * the family's labels (`data-i18n-family="key"`: `key` for the translator, `key.<output>` for a
+ * model with another output), then the permalink's note about the model it was made with.
+ */
+function renderForModel() {
+  const info = session.info;
+  if (!info) return;
+  for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-needs]"))) e.hidden = !C.supports(info, e.dataset.needs.split(" "));
+  for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n-family]"))) {
+    e.dataset.i18n = modelKey(e.dataset.i18nFamily, info);
+  }
+  applyI18n(document);
+  const wanted = linkedModel;
+  note("notice-model", wanted !== null && wanted !== session.modelName ? t(wanted ? "link.otherModel" : "link.demoModel", { name: wanted, shown: session.modelName || t("open.demoName") }) : null);
+}
+
+/** The model a permalink was made with (its `model` field), null when the page was not opened from one. */
+const linkedModel = params.has("model") ? initial.model : null;
 
 // ---------------------------------------------------------------------------------------------
 // Language, sharing, the word-order buttons
@@ -211,9 +244,27 @@ function wire() {
       renderExamples();
       box.render();
       renderModelInfo();
+      renderForModel();
       session.render();
     });
   }
+  setupOpenModel({
+    session,
+    t,
+    buttons: [/** @type {HTMLButtonElement} */ ($("btn-open-model")), /** @type {HTMLButtonElement} */ ($("btn-open-model-2"))],
+    input: /** @type {HTMLInputElement} */ ($("model-file")),
+    demo: /** @type {HTMLButtonElement} */ ($("btn-demo-model")),
+    progress: /** @type {HTMLProgressElement} */ ($("open-progress")),
+    status: $("open-status"),
+    dropZone: document.body,
+    onOpened: () => {
+      suggestions = session.info ? new Suggestions(session.info.srcVocab) : null;
+      /** @type {HTMLTextAreaElement} */ ($("sentence")).value = session.state.sentence;
+      box.update();
+      renderHint();
+      renderForModel();
+    },
+  });
 }
 
 async function boot() {
@@ -229,6 +280,7 @@ async function boot() {
   if (session.info) {
     suggestions = new Suggestions(session.info.srcVocab);
     renderHint();
+    renderForModel();
   }
   if (!session.cur) document.body.dataset.ready = "error";
   if (params.has("debug")) /** @type {any} */ (window).attnscope = { session, get engine() { return session.engine; }, get state() { return session.state; } };

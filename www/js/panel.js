@@ -178,7 +178,7 @@ class EmbeddedPanel {
     this.root.lang = this.lang;
     this.sentenceEl.replaceChildren();
     if (cur && this.panel !== "order") {
-      const tr = cur.tr.text || t("translation.nothing");
+      const tr = cur.tr?.text || t("translation.nothing");
       this.sentenceEl.append(el("span", "ap-src", { lang: "en" }, `“${this.session.lastGood ?? s.sentence}”`), " → ", el("span", "ap-tr", { lang: "ko" }, tr));
     }
     this.foot.replaceChildren();

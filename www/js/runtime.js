@@ -20,6 +20,10 @@ const WASM = "pkg/attnscope_bg.wasm";
 // faster; scripts/build-wasm.sh): loaded where the browser has it, except in the single file,
 // which carries only the build every browser runs.
 const WASM_RELAXED = "pkg/attnscope_relaxed_bg.wasm";
+// The engine with the subword tokenizers (WordPiece, byte-level BPE, SentencePiece), for a model
+// file that needs them (a converted BERT, GPT-2 or Marian): loaded only then. Not in the single
+// file, whose engine is the plain build.
+const WASM_SUBWORD = "pkg/attnscope_subword_bg.wasm";
 
 /** A module whose one function uses `f32x4.relaxed_madd`: it validates where relaxed SIMD runs. */
 const V128_ZERO = [0xfd, 0x0c, ...new Array(16).fill(0)];
@@ -30,8 +34,13 @@ const RELAXED_PROBE = new Uint8Array([
   ...[0x0a, 0x3d, 0x01, 0x3b, 0x00, ...V128_ZERO, ...V128_ZERO, ...V128_ZERO, 0xfd, 0x85, 0x02, 0x0b], // relaxed_madd(0, 0, 0)
 ]);
 
-/** Which engine build this browser loads: `pkg/attnscope_relaxed_bg.wasm` or `pkg/attnscope_bg.wasm`. */
-export function wasmPath() {
+/**
+ * Which engine build this browser loads: `pkg/attnscope_relaxed_bg.wasm` or
+ * `pkg/attnscope_bg.wasm`, or with `subword` the build with the subword tokenizers.
+ * @param {boolean} [subword]
+ */
+export function wasmPath(subword = false) {
+  if (subword) return WASM_SUBWORD;
   if (inlined(WASM) !== null) return WASM;
   try {
     return WebAssembly.validate(RELAXED_PROBE) ? WASM_RELAXED : WASM;
@@ -74,7 +83,8 @@ export async function assetBytes(path) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-let compiled = null;
+/** @type {Map<string, Promise<WebAssembly.Module>>} */
+const compiled = new Map(); // path -> the compiled module
 
 /**
  * The compiled engine module (fetched and compiled on the first call only). From a server it
@@ -82,26 +92,28 @@ let compiled = null;
  * optimised machine code with the cached file for the next visit; inlined, or where streaming
  * is refused (a server sending another MIME type), from the bytes.
  */
-export function wasmModule() {
-  if (!compiled) {
-    const path = wasmPath();
+export function wasmModule(subword = false) {
+  const path = wasmPath(subword);
+  if (!compiled.has(path)) {
+    if (subword && globalThis.ATTNSCOPE_INLINE && inlined(path) === null) {
+      return Promise.reject(new Error("this model needs the engine's subword tokenizers, which the single-file edition does not carry: open it on the site (make serve, or any static copy of dist/)"));
+    }
     const fromBytes = () => assetBytes(path).then((bytes) => WebAssembly.compile(bytes));
     const streaming = inlined(path) === null && typeof WebAssembly.compileStreaming === "function";
-    compiled = streaming ? WebAssembly.compileStreaming(fetch(new URL(path, ROOT))).catch(fromBytes) : fromBytes();
-    compiled.catch(() => {
-      compiled = null; // let a later call retry
-    });
+    const p = streaming ? WebAssembly.compileStreaming(fetch(new URL(path, ROOT))).catch(fromBytes) : fromBytes();
+    p.catch(() => compiled.delete(path)); // let a later call retry
+    compiled.set(path, p);
   }
-  return compiled;
+  return compiled.get(path);
 }
 
 let generation = 0;
 
-/** A new, initialised instance of the glue: `{ Lab, Words, attend, ... }`. @returns {Promise<Glue>} */
-export async function freshInstance() {
+/** A new, initialised instance of the glue: `{ Lab, Words, attend, ... }`; `subword`: of the build with the subword tokenizers. @param {boolean} [subword] @returns {Promise<Glue>} */
+export async function freshInstance(subword = false) {
   const n = generation;
   generation += 1;
-  const [mod, module] = await Promise.all([import(glueUrl(n)), wasmModule()]);
+  const [mod, module] = await Promise.all([import(glueUrl(n)), wasmModule(subword)]);
   instances.set(mod, await mod.default({ module_or_path: module }));
   return mod;
 }

@@ -53,6 +53,9 @@ const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "h
  * @property {string} name
  * @property {(keyof State)[]} uses     state keys whose change re-renders it (a new run always does)
  * @property {boolean} [live]    repainted on every frame of a W_Q/W_K drag
+ * @property {string[]} [needs]  what the model must have for it to show (core.supports: "sites",
+ *   a stack such as "decoder_cross", an output such as "translation"; "a|b" for either); a model
+ *   without it hides the panel (its container, or `opts.section` when given) instead of breaking it
  * @property {(state: State, opts: any) => boolean} [needsPair]  wants the word-order pair
  * @property {(container: HTMLElement, session: Session, opts?: any) => V} mount
  */
@@ -60,7 +63,8 @@ const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "h
 /**
  * A mounted panel; `stale`: skipped while off screen, by a drag frame ("live") or a deferred
  * render ("full").
- * @typedef {{def: PanelDef, view: PanelView, opts: any, visible: () => boolean, stale: boolean | "live" | "full"}} Mounted
+ * `on`: the model has what the panel needs (otherwise it is hidden and never rendered).
+ * @typedef {{def: PanelDef, view: PanelView, opts: any, container: HTMLElement, on: boolean, visible: () => boolean, stale: boolean | "live" | "full"}} Mounted
  */
 
 /**
@@ -129,14 +133,26 @@ export class Session {
     // stale: skipped while off screen, by a drag frame ("live") or a deferred render ("full");
     // it repaints when it comes into view
     /** @type {Mounted} */
-    const entry = { def, view, opts, visible: () => true, stale: false };
+    const entry = { def, view, opts, container, on: true, visible: () => true, stale: false };
     this.mounted.push(entry);
+    this.applyNeeds(entry);
     if (typeof IntersectionObserver === "function" && container instanceof Element) {
-      const catchUp = () => entry.stale && this.cur && this.mounted.includes(entry) && this.renderEntry(entry, entry.stale === "live");
+      const catchUp = () => entry.stale && entry.on && this.cur && this.mounted.includes(entry) && this.renderEntry(entry, entry.stale === "live");
       entry.visible = watchVisibility(container, catchUp);
     }
-    if (this.cur) this.renderEntry(entry, false);
+    if (this.cur && entry.on) this.renderEntry(entry, false);
     return view;
+  }
+
+  /**
+   * Show a panel only when the model has what it needs (PanelDef.needs): a GPT has no
+   * translation or cross-attention panel. Before a model is known every panel is on.
+   * @param {Mounted} e
+   */
+  applyNeeds(e) {
+    e.on = !this.info || C.supports(this.info, e.def.needs);
+    const box = e.opts.section || (e.def.needs ? e.container : null);
+    if (box && "hidden" in box) box.hidden = !e.on;
   }
 
   /** Remove every panel (their DOM belongs to the caller's containers). */
@@ -165,7 +181,7 @@ export class Session {
     if (!this.cur) return;
     const later = [];
     for (const e of this.mounted) {
-      if (keys !== null && !e.def.uses.some((k) => keys.includes(k))) continue;
+      if (!e.on || (keys !== null && !e.def.uses.some((k) => keys.includes(k)))) continue;
       if (defer && !e.visible()) {
         e.stale = "full";
         later.push(e);
@@ -176,7 +192,7 @@ export class Session {
       const next = () => {
         const e = later.shift();
         if (!e) return done();
-        if (e.stale && this.cur && this.mounted.includes(e)) this.renderEntry(e, false);
+        if (e.stale && e.on && this.cur && this.mounted.includes(e)) this.renderEntry(e, false);
         setTimeout(next, 0);
       };
       setTimeout(next, 0);
@@ -185,11 +201,11 @@ export class Session {
 
   /** Show or hide every panel's tables. */
   showTables() {
-    for (const e of this.mounted) e.view.tables?.(this.state.tables);
+    for (const e of this.mounted) if (e.on) e.view.tables?.(this.state.tables);
   }
 
   needsPair() {
-    return this.mounted.some((e) => e.def.needsPair?.(this.state, e.opts));
+    return this.mounted.some((e) => e.on && e.def.needsPair?.(this.state, e.opts));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -248,14 +264,45 @@ export class Session {
     const engine = new Engine();
     try {
       await engine.load();
-      this.info = engine.info;
     } catch (e) {
       this.hooks.onStatus?.("");
       this.hooks.onError?.(t("error.load", { url: ASSET.model, message: e.message }));
       return false;
     }
-    this.engine = engine;
     this.hooks.onStatus?.("");
+    return this.start(engine);
+  }
+
+  /**
+   * Show another model: a file the reader opened (`bytes`, named `name`), or the demo model
+   * again (no bytes). The engine is built first; when that fails the current model stays on
+   * screen and the error is thrown (engine.js's message: a tensor of the wrong shape, a
+   * tokenizer this build lacks). The W_Q/W_K edits, knock-outs, head count and selection belong
+   * to the old model and go; the sentence and the switches stay.
+   * @param {Uint8Array | null} bytes @param {string} [name]
+   */
+  async open(bytes, name = "") {
+    const engine = bytes ? new Engine({ bytes, name }) : new Engine();
+    await engine.load();
+    this.cur = null;
+    this.pair = null;
+    this.lastGood = null;
+    this.qkRange.clear();
+    this.state = S.update(this.state, { edits: "", knockOut: "", heads: null, layer: 0, head: 0, query: null, step: 0, stack: "encoder" });
+    return this.start(engine);
+  }
+
+  /** The name of the model shown: the opened file's, "" for the demo model. */
+  get modelName() {
+    return this.engine?.name ?? "";
+  }
+
+  /** Make `engine` the session's, show what its model has, set it up from the state and run it. @param {Engine} engine */
+  async start(engine) {
+    this.engine = engine;
+    this.info = engine.info;
+    this.state = S.update(S.clampToModel(this.state, this.info), { model: engine.name });
+    for (const e of this.mounted) this.applyNeeds(e);
     const conf = this.guard(() => C.configure(engine, this.state, this.info, applyEdits));
     if (conf) {
       this.state = conf.state;
@@ -266,7 +313,7 @@ export class Session {
       // the sentence given was not usable: show the seed sentence rather than nothing, and keep
       // what was typed in the state (the box still shows it)
       const typed = this.state.sentence;
-      this.state = S.update(this.state, { sentence: S.SEED_SENTENCE });
+      this.state = S.update(this.state, { sentence: engine.name ? C.sampleText(this.info, engine.file) : S.SEED_SENTENCE });
       await this.retranslate({ keepStep: true });
       this.state = S.update(this.state, { sentence: typed });
     }
@@ -429,7 +476,7 @@ export class Session {
     /** @type {Record<string, number>} */
     const parts = { run: performance.now() - t0 };
     for (const e of this.mounted) {
-      if (!e.def.live) continue;
+      if (!e.def.live || !e.on) continue;
       if (!e.visible()) {
         if (e.stale !== "full") e.stale = "live"; // repainted when it scrolls into view (mount's watchVisibility)
         continue;

@@ -34,6 +34,7 @@ export const SEED_SENTENCE = "Emma hates games, but she's a great friend";
  * @property {string} lang             "", "en" or "ko"; "" = the browser's
  * @property {string} edits              W_Q/W_K edits (edits.js); "" = the trained weights
  * @property {string} knockOut           knocked-out heads, "e1h2,c2h3"; "" = every head on
+ * @property {string} model              the model file shown (its name); "" = the demo model
  */
 
 /**
@@ -55,8 +56,8 @@ export const STACKS = ["encoder", "decoder_self", "decoder_cross"];
  * @type {ShowName[]} */
 export const SHOWS = ["weights", "scores", "logits", "value", "rollout"];
 
-/** Knocked-out heads in the URL: "e1h2,s2h1,c2h3" (stack e/s/c, layer, head: 1-based). */
-export const HEAD_NAME = /^[esc][1-9]\d?h[1-9]\d?$/;
+/** Knocked-out heads in the URL: "e1h2,s2h1,c2h3" (the site's letter, layer, head: 1-based; see parseHead). */
+export const HEAD_NAME = /^([a-z])([1-9]\d?)h([1-9]\d?)$/;
 
 /** The two sentences of the word-order experiment (same words, swapped roles). */
 export const ORDER_PAIR = ["the brother carried the sister", "the sister carried the brother"];
@@ -87,6 +88,9 @@ export const FIELDS = [
   { key: "lang", param: "lang", type: "enum", values: ["", "en", "ko"], def: "" }, // "" = browser
   { key: "edits", param: "qk", type: "edits", def: "" }, // "" = the trained weights
   { key: "knockOut", param: "ko", type: "heads", def: "" }, // "" = every head on
+  // a permalink names the model it was made with; the page cannot open a file from a link (the
+  // file is the reader's), so it says so when the name is not the model shown
+  { key: "model", param: "model", type: "string", def: "" }, // "" = the demo model
 ];
 
 /** @type {Map<string, Field>} */
@@ -247,18 +251,33 @@ export function clampToModel(state, info) {
   const s = { ...state };
   if (s.heads !== null && !info.headChoices.includes(s.heads)) s.heads = null;
   const heads = s.heads ?? info.nhead;
-  const layers = s.stack === "encoder" ? info.encoderLayers : info.decoderLayers;
+  // a stack the model does not have (an encoder in a GPT): its first attention instead
+  const sites = info.sites || [];
+  if (sites.length && !sites.some((x) => x.stack === s.stack)) s.stack = sites[0].stack;
+  const layersOf = (stack) => sites.find((x) => x.stack === stack)?.layers ?? 0;
+  const byLetter = new Map(sites.map((x) => [x.letter, x.stack]));
   // knocked-out heads this model (with this head count) does not have are dropped
   s.knockOut = s.knockOut
     .split(",")
     .filter((n) => {
-      const m = n.match(/^([esc])(\d+)h(\d+)$/);
-      return m && Number(m[2]) <= (m[1] === "e" ? info.encoderLayers : info.decoderLayers) && Number(m[3]) <= heads;
+      const ref = parseHead(n);
+      return ref && byLetter.has(ref.letter) && ref.layer < layersOf(byLetter.get(ref.letter)) && ref.head < heads;
     })
     .join(",");
-  s.layer = Math.min(s.layer, layers - 1);
+  s.layer = Math.max(0, Math.min(s.layer, layersOf(s.stack) - 1));
   s.head = Math.min(s.head, heads - 1);
   return s;
+}
+
+/**
+ * A head reference of the knock-out list, the URL and the CLI ("e1h2": the letter of the
+ * engine's attention site, `Lab.info().sites[].letter`, then layer and head counted from 1)
+ * read back 0-based, or null when it is not one.
+ * @param {string} name @returns {{letter: string, layer: number, head: number} | null}
+ */
+export function parseHead(name) {
+  const m = HEAD_NAME.exec(name);
+  return m ? { letter: m[1], layer: Number(m[2]) - 1, head: Number(m[3]) - 1 } : null;
 }
 
 // ---------------------------------------------------------------------------------------------

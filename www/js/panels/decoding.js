@@ -8,6 +8,7 @@ import { Decoding } from "../decoding.js";
 export const decodingPanel = {
   name: "decoding",
   uses: ["step", "layer", "head", "lang"],
+  needs: ["translation"],
   // `subheading`: the element of the view's sub-titles (default h3, under the lab's h2)
   mount(container, session, opts = {}) {
     const view = new Decoding(container, { onStep: (k) => session.select({ step: k }), t: session.t, heading: opts.subheading });

@@ -6,6 +6,7 @@
 import * as C from "../core.js";
 import { HeadGrid } from "../heatmap.js";
 import { el, setText } from "../dom.js";
+import { modelKey } from "../i18n.js";
 
 /** @satisfies {import("../session.js").PanelDef} */
 export const gridPanel = {
@@ -51,7 +52,7 @@ export const gridPanel = {
       for (const b of groups.querySelectorAll("button")) b.setAttribute("aria-pressed", String(C.knockedOut(state, stack, ...parse(b.dataset.head))));
       const n = state.knockOut ? state.knockOut.split(",").length : 0;
       restore.disabled = n === 0;
-      setText(hint, t("grid.knock"));
+      setText(hint, t(modelKey("grid.knock", session.info)));
       setText(restore, t("grid.restore"));
       setText(count, n ? t("grid.off", { n }) : "");
     }

@@ -14,6 +14,7 @@ const STACK_OF = { e: "encoder", s: "decoder_self", c: "decoder_cross" };
 export const importancePanel = {
   name: "importance",
   uses: ["lang", "knockOut"],
+  needs: ["translation"],
   mount(container, session, opts = {}) {
     const t = session.t;
     const title = el(opts.heading || "h3", "sub");

@@ -10,4 +10,6 @@ export { qkPanel } from "./qk.js";
 export { decodingPanel } from "./decoding.js";
 export { orderPanel } from "./order.js";
 export { translationPanel } from "./translation.js";
+export { predictionPanel } from "./prediction.js";
+export { cardPanel } from "./card.js";
 export { controlsPanel } from "../controls.js";

@@ -13,6 +13,7 @@ import { el } from "../dom.js";
 export const orderPanel = {
   name: "order",
   uses: ["layer", "head", "positional", "pair", "lang"],
+  needs: ["encoder"],
   needsPair: (state, opts) => !!opts.always || state.pair,
   mount(container, session, opts = {}) {
     const t = session.t;

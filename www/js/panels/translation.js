@@ -17,6 +17,7 @@ export function copiesOf(tr) {
 export const translationPanel = {
   name: "translation",
   uses: ["lang"],
+  needs: ["translation"],
   mount(container, session, opts = {}) {
     const t = session.t;
     const id = (name) => (opts.ids ? { id: name } : {});

@@ -1,0 +1,181 @@
+// The page for any model (issue 24): a model file opened by the picker or dropped on the page
+// shows what that model has (its tokens, its attention sites, its prediction) and nothing that
+// assumes a translator; a bad file gets a message and the model shown stays; the demo model
+// comes back; a permalink says which model it was made with.
+// Fixtures: tests/fixtures/families (train/make_family_fixtures.py; random weights, real shapes).
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, openApp, urlState, expectClean, filled } from "./fixtures.js";
+
+const FAMILIES = path.join(path.dirname(new URL(import.meta.url).pathname), "../fixtures/families");
+const fixture = (name) => fs.readFileSync(path.join(FAMILIES, name));
+const SEED_TR = "엠마는 게임을 싫어하지만, 엠마는 훌륭한 친구이다.";
+
+/** A safetensors file's header and the bytes after it. @param {Buffer} bytes */
+function splitHeader(bytes) {
+  const n = Number(bytes.readBigUInt64LE(0));
+  return { header: JSON.parse(bytes.subarray(8, 8 + n).toString("utf8")), body: bytes.subarray(8 + n) };
+}
+
+/** A safetensors file from a header and tensor bytes. @param {object} header @param {Buffer} body */
+function joinHeader(header, body) {
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  return Buffer.concat([len, json, body]);
+}
+
+/** Open a file with the lab's "Open a model…" picker. */
+async function pick(page, name, buffer) {
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Open a model…" }).first().click();
+  await (await chooser).setFiles({ name, mimeType: "application/octet-stream", buffer });
+}
+
+/** Drop a file on the page the way a browser does (dragenter, dragover, drop with a DataTransfer). */
+async function drop(page, name, buffer) {
+  await page.evaluate(
+    ({ name, bytes }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], name, { type: "application/octet-stream" }));
+      for (const type of ["dragenter", "dragover", "drop"]) document.body.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    },
+    { name, bytes: [...buffer] },
+  );
+}
+
+const status = (page) => page.locator("#open-status");
+
+test("a GPT-style model opened by the picker: its tokens, its one attention site, next-token prediction with the engine's numbers, no translator", async ({ page, watch }) => {
+  await openApp(page, "?debug=1");
+  await pick(page, "gpt2_bpe.safetensors", fixture("gpt2_bpe.safetensors"));
+  await expect(status(page)).toContainText("Showing gpt2_bpe.safetensors");
+  await expect(page.getByRole("heading", { name: "Text in, next token out" })).toBeVisible();
+  const box = page.getByRole("textbox", { name: "Text" });
+  await box.fill("hello world");
+  await box.press("Enter");
+
+  // one site: decoder self-attention; the translator's panels are gone, not broken
+  const radios = page.getByRole("radio");
+  await expect(radios).toHaveCount(1);
+  await expect(page.getByRole("radio", { name: /^Decoder self-attention/ })).toBeChecked();
+  for (const id of ["#sec-decoding", "#sec-order", "#translation-panel", "#importance"]) await expect(page.locator(id)).toBeHidden();
+  await expect(page.getByRole("checkbox", { name: /encoder/i })).toHaveCount(0);
+
+  // the map's rows are the text's tokens (byte-level BPE, as the engine tokenises)
+  const tokens = await page.evaluate(() => window.attnscope.engine.tokenize("hello world").tokens);
+  expect(tokens.length).toBeGreaterThan(1);
+  await page.getByRole("checkbox", { name: "Show heatmaps as tables" }).check();
+  const table = await filled(page.getByRole("table", { name: /decoder self-attention weights, layer 1, head 1/ }).first());
+  await expect(table.locator("tbody tr")).toHaveCount(tokens.length);
+  // causal: nothing above the diagonal
+  const firstRow = await table.locator("tbody tr").first().locator("td").allTextContents();
+  expect(firstRow.slice(1).every((v) => Number(v) === 0)).toBe(true);
+
+  // next-token prediction: the engine's probabilities, renormalised over the top 10 (T = 1)
+  await expect(page.locator("#sec-predict")).toBeVisible();
+  const bars = page.locator('[data-test="prediction"] .bar-row');
+  await expect(bars).toHaveCount(10);
+  const engineTop = await page.evaluate(() => {
+    const { trace } = window.attnscope.session.cur;
+    const P = trace.decoder.probs;
+    const row = Array.from(P.data.subarray((P.rows - 1) * P.cols));
+    const top = row.map((p, i) => [p, i]).sort((a, b) => b[0] - a[0]).slice(0, 10);
+    const sum = top.reduce((s, [p]) => s + p, 0);
+    return top.map(([p]) => ((p / sum) * 100).toFixed(1) + "%");
+  });
+  expect(await bars.locator(".bar-prob").allTextContents()).toEqual(engineTop);
+  // temperature moves the numbers; top-k 3 keeps three
+  await page.getByRole("combobox", { name: "Temperature T" }).selectOption("0.2");
+  await expect.poll(() => bars.first().locator(".bar-prob").textContent()).not.toBe(engineTop[0]);
+  await page.getByRole("combobox", { name: "Top-k" }).selectOption("3");
+  await expect(bars).toHaveCount(3);
+  const before = await box.inputValue();
+  await page.getByRole("button", { name: "Append the most probable" }).click();
+  await expect.poll(() => box.inputValue()).not.toBe(before);
+  expect((await box.inputValue()).startsWith(before)).toBe(true);
+
+  // the model card: family, sites, vocabulary search
+  const card = page.locator("#model-card");
+  await expect(card).toContainText("decoder-only (GPT-style)");
+  await expect(card.locator('[data-test="sites"] li')).toHaveCount(1);
+  await card.getByRole("searchbox", { name: "Search the vocabulary" }).fill("he");
+  await expect(card.locator('[data-test="vocab"] .chip').first()).toContainText("he");
+  expectClean(watch);
+});
+
+test("a BERT-style model dropped on the page: encoder only, masked-word guesses from the engine", async ({ page, watch }) => {
+  await openApp(page, "?debug=1");
+  await drop(page, "bert_mlm_gelu.safetensors", fixture("bert_mlm_gelu.safetensors"));
+  await expect(status(page)).toContainText("Showing bert_mlm_gelu.safetensors");
+  await expect(page.getByRole("heading", { name: "Text in, hidden words guessed" })).toBeVisible();
+  await expect(page.getByRole("radio")).toHaveCount(1);
+  await expect(page.getByRole("radio", { name: "Encoder self-attention" })).toBeChecked();
+  for (const id of ["#sec-decoding", "#translation-panel"]) await expect(page.locator(id)).toBeHidden();
+  await expect(page.getByRole("checkbox", { name: /decoder/i })).toHaveCount(0);
+
+  const box = page.getByRole("textbox", { name: "Text" });
+  await box.fill("<id:7> <id:4> <id:9>");
+  await box.press("Enter");
+  const guesses = page.locator('[data-test="prediction"] .pred-mask');
+  await expect(guesses).toHaveCount(1);
+  const engine = await page.evaluate(() => window.attnscope.engine.fill(10)[0].candidates.map((c) => `${c.token} ${(c.prob * 100).toFixed(1)}%`));
+  const shown = await guesses.locator(".bar-row").evaluateAll((rows) => rows.map((r) => `${r.querySelector(".bar-token").textContent} ${r.querySelector(".bar-prob").textContent}`));
+  expect(shown).toEqual(engine);
+  await expect(page.locator("#model-card")).toContainText("encoder-only (BERT-style)");
+  // with no mask token in the text, the panel says how to get a guess
+  await box.fill("<id:7> <id:9>");
+  await box.press("Enter");
+  await expect(page.locator('[data-test="prediction"] .pred-mask')).toHaveCount(0);
+  await expect(page.locator("#sec-predict")).toContainText("No <id:4> in the text");
+  expectClean(watch);
+});
+
+test("a file that is not a model, one without attnscope metadata, a cut-short one and one with a wrong shape get messages; the model shown stays", async ({ page, watch }) => {
+  await openApp(page);
+  await expect(page.locator("#translation")).toHaveText(SEED_TR);
+  const cases = [
+    ["notes.txt", Buffer.from("just some text, not a model"), "notes.txt is not a model file"],
+    ["plain.safetensors", joinHeader({ x: { dtype: "F32", shape: [1], data_offsets: [0, 4] } }, Buffer.alloc(4)), "has no attnscope metadata: convert it with train/convert.py"],
+    ["cut.safetensors", fixture("gpt2_lm.safetensors").subarray(0, 9000), "cut.safetensors is cut short"],
+  ];
+  // a tensor of the wrong shape (same bytes): the engine names it
+  const { header, body } = splitHeader(fixture("gpt2_lm.safetensors"));
+  const name = Object.keys(header).find((k) => k !== "__metadata__" && header[k].shape.length === 2 && header[k].shape[0] !== header[k].shape[1]);
+  header[name] = { ...header[name], shape: [...header[name].shape].reverse() };
+  cases.push(["shape.safetensors", joinHeader(header, body), name]);
+  for (const [file, bytes, message] of cases) {
+    await pick(page, file, bytes);
+    await expect(status(page)).toContainText(message);
+    await expect(page.locator("#translation")).toHaveText(SEED_TR);
+    await expect(page.getByRole("radio")).toHaveCount(3);
+  }
+  await expect(page.getByRole("heading", { name: "Sentence in, translation out" })).toBeVisible();
+  expectClean(watch);
+});
+
+test("the demo model comes back with one click; a permalink made with another model says so", async ({ page, watch }) => {
+  await openApp(page);
+  await pick(page, "gpt2_lm.safetensors", fixture("gpt2_lm.safetensors"));
+  await expect(status(page)).toContainText("Showing gpt2_lm.safetensors");
+  await expect.poll(() => urlState(page.url()).get("model")).toBe("gpt2_lm.safetensors");
+  const link = page.url();
+
+  await page.getByRole("button", { name: "Back to the demo model" }).click();
+  await expect(page.getByRole("radio")).toHaveCount(3);
+  await expect(page.locator("#sec-decoding")).toBeVisible();
+  await expect(page.locator("#sec-predict")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Back to the demo model" })).toBeHidden();
+  await expect.poll(() => urlState(page.url()).get("model")).toBe(null);
+
+  // the permalink opens on the demo model (the file is the reader's) and says so
+  await page.goto("about:blank");
+  await page.goto(link);
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await expect(page.locator("#notice-model")).toContainText("This link was made with the model “gpt2_lm.safetensors”");
+  // opening that file makes the note go
+  await pick(page, "gpt2_lm.safetensors", fixture("gpt2_lm.safetensors"));
+  await expect(status(page)).toContainText("Showing gpt2_lm.safetensors");
+  await expect(page.locator("#notice-model")).toBeHidden();
+  expectClean(watch);
+});
