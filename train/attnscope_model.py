@@ -87,7 +87,8 @@ class Seq2Seq(nn.Module):
 
 
 def metadata(cfg: dict) -> dict:
-    """The `__metadata__` of the model file: {"attnscope": JSON string}."""
+    """The `__metadata__` of the model file: {"attnscope": JSON string}, and the description
+    fields `source_language` / `target_language` from cfg["languages"] (train/describe.py)."""
     keys = [
         "d_model", "nhead", "num_encoder_layers", "num_decoder_layers", "dim_feedforward",
         "activation", "norm_first", "layer_norm_eps", "positional", "max_len", "scale_embedding",
@@ -96,7 +97,10 @@ def metadata(cfg: dict) -> dict:
     meta = {"format": 1, **{k: cfg[k] for k in keys}, "specials": cfg.get("specials", SPECIALS)}
     if "tokenizer" in cfg:
         meta["tokenizer"] = cfg["tokenizer"]
-    return {"attnscope": json.dumps(meta, ensure_ascii=False)}
+    out = {"attnscope": json.dumps(meta, ensure_ascii=False)}
+    for side, tag in cfg.get("languages", {}).items():
+        out[f"{side}_language"] = tag
+    return out
 
 
 def quantize_rows(w: torch.Tensor):

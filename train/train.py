@@ -457,6 +457,7 @@ def main(argv=None):
         "src_vocab": src_vocab, "tgt_vocab": tgt_vocab,
         "specials": {"pad": "<pad>", "bos": "<bos>", "eos": "<eos>", "unk": "<unk>"},
         "tokenizer": {"lowercase": True, "contractions": True, "glue": GLUE, "glue_prefix": GLUE_PREFIX, "compose_jamo": True},
+        "languages": {"source": "en", "target": "ko"},  # the file's description fields (describe.py)
     }
     model = Seq2Seq(cfg)
     # Embeddings are multiplied by sqrt(d_model): start them at std d_model^-1/2 so that the

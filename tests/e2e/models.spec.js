@@ -179,3 +179,32 @@ test("the demo model comes back with one click; a permalink made with another mo
   await expect(page.locator("#notice-model")).toBeHidden();
   expectClean(watch);
 });
+
+test("the languages come from the model file: the demo model's Korean output is marked ko; an opened file's description fields set its text's language and direction and show on its card", async ({ page, watch }) => {
+  await openApp(page);
+  // the demo model says it reads en and writes ko (train/describe.py)
+  await expect(page.locator("#translation")).toHaveAttribute("lang", "ko");
+  await expect(page.locator("#translation")).toHaveAttribute("dir", "ltr");
+  await expect(page.locator("#tokens")).toHaveAttribute("lang", "en");
+  await expect(page.locator("#model-card")).toContainText("target_language");
+
+  // a BERT whose file says its text is Arabic: the box and the guesses are marked ar, right to left
+  const { header, body } = splitHeader(fixture("bert_mlm_gelu.safetensors"));
+  header.__metadata__ = { ...header.__metadata__, source_language: "ar", description: "a test model with an Arabic tag" };
+  await pick(page, "bert_ar.safetensors", joinHeader(header, body));
+  await expect(status(page)).toContainText("Showing bert_ar.safetensors");
+  const box = page.getByRole("textbox", { name: "Text" });
+  await expect(box).toHaveAttribute("lang", "ar");
+  await box.fill("<id:7> <id:4> <id:9>");
+  await box.press("Enter");
+  const list = page.locator('[data-test="prediction"]');
+  await expect(list).toHaveAttribute("lang", "ar");
+  await expect(list).toHaveAttribute("dir", "rtl");
+  await expect(page.locator("#model-card")).toContainText("a test model with an Arabic tag");
+  // a file that says nothing: no language claimed
+  await pick(page, "gpt2_lm.safetensors", fixture("gpt2_lm.safetensors"));
+  await expect(status(page)).toContainText("Showing gpt2_lm.safetensors");
+  await expect(page.getByRole("textbox", { name: "Text" })).not.toHaveAttribute("lang", /./);
+  expectClean(watch);
+});
+

@@ -4,7 +4,7 @@
 // wrote <unk> and copied a source word through cross-attention (the engine's `copy` record) is
 // marked like the copied word in the translation.
 
-import { el, fmt } from "./dom.js";
+import { el, fmt, setLanguage } from "./dom.js";
 import { Heatmap } from "./heatmap.js";
 import { t as defaultT } from "./i18n.js";
 
@@ -33,9 +33,9 @@ export class Decoding {
     nav.append(this.sliderLabel, this.prev, this.slider, this.next, this.position);
 
     this.prefixTitle = el(heading, "dec-sub");
-    this.prefix = el("p", "dec-prefix", { lang: "ko" });
+    this.prefix = el("p", "dec-prefix");
     this.barsTitle = el(heading, "dec-sub");
-    this.bars = el("ol", "dec-bars", { lang: "ko" });
+    this.bars = el("ol", "dec-bars");
     this.chosen = el("p", "dec-chosen", { role: "status" });
     this.copy = el("p", "dec-copy", { hidden: true });
     this.crossTitle = el(heading, "dec-sub");
@@ -52,6 +52,8 @@ export class Decoding {
     container.append(this.root);
     this.step = 0;
     this.data = null;
+    /** @type {{source: string, target: string}} */
+    this.languages = { source: "", target: "" };
   }
 
   copyText(c) {
@@ -62,7 +64,8 @@ export class Decoding {
   chip(step, cls) {
     if (!step.copy) return el("span", cls, {}, step.token);
     const tip = this.copyText(step.copy);
-    const c = el("span", `${cls} copied`, { lang: "en", title: tip }, step.copy.word);
+    const c = el("span", `${cls} copied`, { title: tip }, step.copy.word);
+    setLanguage(c, this.languages.source);
     c.append(el("span", "sr-only", {}, ` (${step.token}: ${tip})`));
     return c;
   }
@@ -78,9 +81,12 @@ export class Decoding {
     if (s !== this.step) this.onStep(s);
   }
 
-  /** d = {steps, srcTokens, step, layer, head, layers} */
+  /** d = {steps, srcTokens, step, layer, head, layers, languages: {source, target} (engine.languages)} */
   setData(d) {
     this.data = d;
+    this.languages = d.languages;
+    setLanguage(this.prefix, d.languages.target);
+    setLanguage(this.bars, d.languages.target);
     const n = d.steps.length;
     this.step = Math.max(0, Math.min(n - 1, d.step));
     const st = d.steps[this.step];
@@ -111,7 +117,9 @@ export class Decoding {
     if (st.copy) {
       const tip = this.copyText(st.copy);
       const where = this.t("dec.copyLayer", { layer: st.cross.length });
-      this.copy.replaceChildren(`${this.t("dec.copy")} `, el("span", "copied", { lang: "en", title: tip }, st.copy.word), ` (${tip}; ${where})`);
+      const word = el("span", "copied", { title: tip }, st.copy.word);
+      setLanguage(word, d.languages.source);
+      this.copy.replaceChildren(`${this.t("dec.copy")} `, word, ` (${tip}; ${where})`);
     } else {
       this.copy.replaceChildren();
     }

@@ -36,6 +36,29 @@ export function setAttr(e, name, value) {
 }
 
 /**
+ * Mark `e` as text in the language `tag` (BCP 47: "ko", "ar"), with its direction, so that
+ * screen readers speak it in that language and the browser picks its font and writing
+ * direction; an unknown language ("") leaves both unset (the page's).
+ * @param {HTMLElement} e @param {string} tag
+ */
+export function setLanguage(e, tag) {
+  if (!tag) {
+    e.removeAttribute("lang");
+    e.removeAttribute("dir");
+    return;
+  }
+  setAttr(e, "lang", tag);
+  let dir = "ltr";
+  try {
+    const loc = /** @type {any} */ (new Intl.Locale(tag));
+    dir = (loc.getTextInfo?.() ?? loc.textInfo)?.direction ?? "ltr";
+  } catch {
+    /* not a language tag: left to right */
+  }
+  setAttr(e, "dir", dir);
+}
+
+/**
  * A table's scroll box. Shown: a group named `label` that the keyboard can focus, so that it
  * can scroll it (a group, not a region: a map shown twice, as in the Embed dialog's preview,
  * adds no landmark of the same name). Hidden but for screen readers (sr-only): a plain box, no

@@ -395,6 +395,17 @@ export class Engine {
     return !!this.mod && !this.broken;
   }
 
+  /**
+   * The languages of the model's text, from its file's description fields `source_language`
+   * and `target_language` (BCP 47 tags; train/attnscope_model.py writes them): "" where the
+   * file does not say.
+   * @returns {{source: string, target: string}}
+   */
+  get languages() {
+    const about = this.file?.about ?? {};
+    return { source: about.source_language ?? "", target: about.target_language ?? "" };
+  }
+
   /** The wasm memory this engine's instance has grown to, in bytes. */
   get memoryBytes() {
     return this.mod ? wasmMemoryBytes(this.mod) : 0;

@@ -13,7 +13,7 @@ import * as S from "./state.js";
 import { Session } from "./session.js";
 import { pageHref } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
-import { el, fmtCount, warmCanvasFonts } from "./dom.js";
+import { el, fmtCount, setLanguage, warmCanvasFonts } from "./dom.js";
 import * as P from "./panels/index.js";
 import { setupShare, linkFor } from "./share.js";
 import { startEmbed } from "./embed.js";
@@ -202,6 +202,7 @@ function renderForModel() {
     e.dataset.i18n = modelKey(e.dataset.i18nFamily, info);
   }
   applyI18n(document);
+  setLanguage($("sentence"), session.engine.languages.source);
   const wanted = linkedModel;
   note("notice-model", wanted !== null && wanted !== session.modelName ? t(wanted ? "link.otherModel" : "link.demoModel", { name: wanted, shown: session.modelName || t("open.demoName") }) : null);
 }

@@ -17,7 +17,7 @@ import * as S from "./state.js";
 import * as C from "./core.js";
 import { Session } from "./session.js";
 import { pageHref } from "./runtime.js";
-import { el, setText } from "./dom.js";
+import { el, setText, setLanguage } from "./dom.js";
 import { CONTROLS, controlsPanel } from "./controls.js";
 import { heatmapPanel, weightedPanel, decodingPanel, qkPanel, orderPanel, gridPanel, importancePanel } from "./panels/index.js";
 
@@ -179,7 +179,11 @@ class EmbeddedPanel {
     this.sentenceEl.replaceChildren();
     if (cur && this.panel !== "order") {
       const tr = cur.tr?.text || t("translation.nothing");
-      this.sentenceEl.append(el("span", "ap-src", { lang: "en" }, `“${this.session.lastGood ?? s.sentence}”`), " → ", el("span", "ap-tr", { lang: "ko" }, tr));
+      const { source, target } = this.session.engine.languages;
+      const [from, to] = [el("span", "ap-src", {}, `“${this.session.lastGood ?? s.sentence}”`), el("span", "ap-tr", {}, tr)];
+      setLanguage(from, source);
+      setLanguage(to, target);
+      this.sentenceEl.append(from, " → ", to);
     }
     this.foot.replaceChildren();
     if (this.linkOut && cur) this.foot.append(el("a", "ap-open", { href: this.labLink(), target: "_blank", rel: "noopener" }, t("panel.open")));

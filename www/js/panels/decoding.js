@@ -15,7 +15,7 @@ export const decodingPanel = {
     return {
       render() {
         const d = C.decodingData(session.cur, session.state, session.info);
-        if (d) view.setData(d);
+        if (d) view.setData({ ...d, languages: session.engine.languages });
       },
       tables(on) {
         view.showTable(on);

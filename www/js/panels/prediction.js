@@ -10,7 +10,7 @@
 //
 // Options: `onText(text)`, how the page puts the appended text in (the lab: its sentence box).
 
-import { el, fmt, setText } from "../dom.js";
+import { el, fmt, setLanguage, setText } from "../dom.js";
 import { probBars } from "../decoding.js";
 
 /**
@@ -140,6 +140,9 @@ export const predictionPanel = {
         if (!session.cur || !session.info) return;
         const next = session.info.output === "next_token";
         knobs.hidden = formula.hidden = !next;
+        // the tokens are in the language the model writes (a GPT's is its text's)
+        const { source, target } = session.engine.languages;
+        setLanguage(lists, next ? target || source : source);
         if (next) renderNext();
         else renderMasked();
       },

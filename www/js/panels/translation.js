@@ -5,7 +5,7 @@
 // Options: `ids` (true on the lab's page: the elements get their fixed ids, #tokens,
 // #translation, ...; `for` names the sentence box the output belongs to).
 
-import { el } from "../dom.js";
+import { el, setLanguage } from "../dom.js";
 import { copyTip } from "../decoding.js";
 
 /** The copy records of a translation (steps that printed a source word for <unk>), in text order. */
@@ -27,7 +27,7 @@ export const translationPanel = {
     const trunc = el("p", "notice warn", id("notice-trunc"));
     const outTitle = el("h3", "sub");
     const wrap = el("div", "translation-wrap");
-    const out = el("output", "translation", { lang: "ko", ...id("translation"), ...(opts.for ? { for: opts.for } : {}) });
+    const out = el("output", "translation", { ...id("translation"), ...(opts.for ? { for: opts.for } : {}) });
     const tip = el("div", "copy-tip", { role: "tooltip", ...id("copy-tip") });
     const descs = el("div", "", id("copy-descs"));
     const meta = el("p", "hint", id("translation-meta"));
@@ -69,7 +69,9 @@ export const translationPanel = {
         if (c.start < at || c.end > text.length) continue;
         const descId = `${opts.ids ? "" : `${session.uid}-`}copy-desc-${c.step}`;
         notes.push(el("span", "", { id: descId }, copyTip(c, t)));
-        parts.push(text.slice(at, c.start), el("span", "copied", { tabindex: 0, lang: "en", "aria-describedby": descId, "data-tip": copyTip(c, t) }, text.slice(c.start, c.end)));
+        const copied = el("span", "copied", { tabindex: 0, "aria-describedby": descId, "data-tip": copyTip(c, t) }, text.slice(c.start, c.end));
+        setLanguage(copied, session.engine.languages.source);
+        parts.push(text.slice(at, c.start), copied);
         at = c.end;
       }
       parts.push(text.slice(at));
@@ -81,6 +83,8 @@ export const translationPanel = {
       render() {
         const { cur, engine, info } = session;
         const { src, tr } = cur;
+        setLanguage(out, engine.languages.target);
+        setLanguage(tokens, engine.languages.source);
         tokensTitle.textContent = t("sentence.tokens");
         outTitle.textContent = t("sentence.output");
         const unk = new Set(src.unknown);
