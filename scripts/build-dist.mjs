@@ -74,7 +74,13 @@ for (const page of pages) {
   writeFileSync(page, html.replace(/<head>/i, `<head>\n  ${meta}`));
 }
 
-// 2. The service worker: every file, versioned by a hash of all their contents.
+// 2. The service worker: every file, versioned by a hash of all their contents. The models that
+// download only when a reader chooses them (www/js/models.js) are not precached: "Keep for
+// offline use" caches them on request (sw.template.js answers from that cache too).
+const ON_DEMAND = new Set(["models/minilm-l6.safetensors"]);
+// their sizes, which the page says before a download (models.js modelSize): measured here, from the files
+const sizes = Object.fromEntries([...ON_DEMAND].filter((f) => existsSync(join(DIST, f))).map((f) => [f, statSync(join(DIST, f)).size]));
+writeFileSync(join(DIST, "models/sizes.json"), JSON.stringify(sizes));
 const files = walk(DIST).map((f) => posix(relative(DIST, f))).sort();
 const hash = createHash("sha256");
 for (const f of files) hash.update(f).update(readFileSync(join(DIST, f)));
@@ -82,7 +88,9 @@ const version = hash.digest("hex").slice(0, 16);
 const swTemplate = readFileSync(join(ROOT, "scripts/sw.template.js"), "utf8");
 writeFileSync(
   join(DIST, "sw.js"),
-  swTemplate.replace("__VERSION__", JSON.stringify(`attnscope-${version}`)).replace("__FILES__", JSON.stringify(["./", ...files], null, 1)),
+  swTemplate
+    .replace("__VERSION__", JSON.stringify(`attnscope-${version}`))
+    .replace("__FILES__", JSON.stringify(["./", ...files.filter((f) => !ON_DEMAND.has(f))], null, 1)),
 );
 
 // 3. The single file: both pages' bodies as <template>s, CSS and bundled JS inline, assets as base64.
@@ -171,3 +179,4 @@ console.log(`  or pkg/attnscope_subword_bg.wasm:     ${weigh(["pkg/attnscope_sub
 console.log(`  demo model models/en-ko.safetensors:  ${weigh(["models/en-ko.safetensors"])}`);
 console.log(`  word vectors (lesson; lab on demand): ${weigh(["models/glove-50d.safetensors"])}`);
 console.log(`  single file attnscope.html:           ${kb(statSync(join(DIST, "attnscope.html")).size)}`);
+for (const f of ON_DEMAND) if (existsSync(join(DIST, f))) console.log(`  on demand (not precached) ${f}: ${kb(statSync(join(DIST, f)).size)}`);

@@ -3,6 +3,9 @@
 // visit works with no network. A new build has a new VERSION: its files replace the old cache.
 const VERSION = __VERSION__;
 const FILES = __FILES__;
+// The models a reader chose to keep (www/js/models.js "Keep for offline use"): their own cache,
+// which a new version leaves alone.
+const KEPT = "attnscope-kept";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -17,7 +20,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("attnscope-") && k !== VERSION).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("attnscope-") && k !== VERSION && k !== KEPT).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
@@ -29,7 +32,7 @@ self.addEventListener("fetch", (event) => {
     caches.open(VERSION).then(async (cache) => {
       // Query strings carry page state (?s=...) or a fresh glue instance (?instance=2):
       // the file is the same, so match without them.
-      const hit = await cache.match(req, { ignoreSearch: true });
+      const hit = (await cache.match(req, { ignoreSearch: true })) ?? (await caches.open(KEPT).then((kept) => kept.match(req, { ignoreSearch: true })));
       if (hit) return hit;
       try {
         return await fetch(req);

@@ -45,22 +45,27 @@ async function drop(page, name, buffer) {
 }
 
 const status = (page) => page.locator("#open-status");
+/** The stack selector's radios (one per attention site of the model). */
+const stackRadios = (page) => page.locator(".stack-tabs").getByRole("radio");
 
 test("a GPT-style model opened by the picker: its tokens, its one attention site, next-token prediction with the engine's numbers, no translator", async ({ page, watch }) => {
   await openApp(page, "?debug=1");
   await pick(page, "gpt2_bpe.safetensors", fixture("gpt2_bpe.safetensors"));
-  await expect(status(page)).toContainText("Showing gpt2_bpe.safetensors");
+  await expect(status(page)).toContainText("Showing “gpt2_bpe.safetensors”");
   await expect(page.getByRole("heading", { name: "Text in, next token out" })).toBeVisible();
   const box = page.getByRole("textbox", { name: "Text" });
   await box.fill("hello world");
   await box.press("Enter");
 
   // one site: decoder self-attention; the translator's panels are gone, not broken
-  const radios = page.getByRole("radio");
-  await expect(radios).toHaveCount(1);
+  await expect(stackRadios(page)).toHaveCount(1);
   await expect(page.getByRole("radio", { name: /^Decoder self-attention/ })).toBeChecked();
   for (const id of ["#sec-decoding", "#sec-order", "#translation-panel", "#importance"]) await expect(page.locator(id)).toBeHidden();
   await expect(page.getByRole("checkbox", { name: /encoder/i })).toHaveCount(0);
+  // the texts speak of this family: a causal stack that predicts the next token, not a translator
+  await expect(page.locator("#stack-about")).toContainText("Each token attends to itself and the tokens before it");
+  await expect(page.locator("#hint-mask")).toContainText("the ones it is trained to predict");
+  await expect(page.locator(".tagline")).toContainText("inside the model you opened");
 
   // the map's rows are the text's tokens (byte-level BPE, as the engine tokenises)
   const tokens = await page.evaluate(() => window.attnscope.engine.tokenize("hello world").tokens);
@@ -107,9 +112,9 @@ test("a GPT-style model opened by the picker: its tokens, its one attention site
 test("a BERT-style model dropped on the page: encoder only, masked-word guesses from the engine", async ({ page, watch }) => {
   await openApp(page, "?debug=1");
   await drop(page, "bert_mlm_gelu.safetensors", fixture("bert_mlm_gelu.safetensors"));
-  await expect(status(page)).toContainText("Showing bert_mlm_gelu.safetensors");
+  await expect(status(page)).toContainText("Showing “bert_mlm_gelu.safetensors”");
   await expect(page.getByRole("heading", { name: "Text in, hidden words guessed" })).toBeVisible();
-  await expect(page.getByRole("radio")).toHaveCount(1);
+  await expect(stackRadios(page)).toHaveCount(1);
   await expect(page.getByRole("radio", { name: "Encoder self-attention" })).toBeChecked();
   for (const id of ["#sec-decoding", "#translation-panel"]) await expect(page.locator(id)).toBeHidden();
   await expect(page.getByRole("checkbox", { name: /decoder/i })).toHaveCount(0);
@@ -148,7 +153,7 @@ test("a file that is not a model, one without attnscope metadata, a cut-short on
     await pick(page, file, bytes);
     await expect(status(page)).toContainText(message);
     await expect(page.locator("#translation")).toHaveText(SEED_TR);
-    await expect(page.getByRole("radio")).toHaveCount(3);
+    await expect(stackRadios(page)).toHaveCount(3);
   }
   await expect(page.getByRole("heading", { name: "Sentence in, translation out" })).toBeVisible();
   expectClean(watch);
@@ -157,12 +162,12 @@ test("a file that is not a model, one without attnscope metadata, a cut-short on
 test("the demo model comes back with one click; a permalink made with another model says so", async ({ page, watch }) => {
   await openApp(page);
   await pick(page, "gpt2_lm.safetensors", fixture("gpt2_lm.safetensors"));
-  await expect(status(page)).toContainText("Showing gpt2_lm.safetensors");
+  await expect(status(page)).toContainText("Showing “gpt2_lm.safetensors”");
   await expect.poll(() => urlState(page.url()).get("model")).toBe("gpt2_lm.safetensors");
   const link = page.url();
 
   await page.getByRole("button", { name: "Back to the demo model" }).click();
-  await expect(page.getByRole("radio")).toHaveCount(3);
+  await expect(stackRadios(page)).toHaveCount(3);
   await expect(page.locator("#sec-decoding")).toBeVisible();
   await expect(page.locator("#sec-predict")).toBeHidden();
   await expect(page.getByRole("button", { name: "Back to the demo model" })).toBeHidden();
@@ -175,7 +180,7 @@ test("the demo model comes back with one click; a permalink made with another mo
   await expect(page.locator("#notice-model")).toContainText("This link was made with the model “gpt2_lm.safetensors”");
   // opening that file makes the note go
   await pick(page, "gpt2_lm.safetensors", fixture("gpt2_lm.safetensors"));
-  await expect(status(page)).toContainText("Showing gpt2_lm.safetensors");
+  await expect(status(page)).toContainText("Showing “gpt2_lm.safetensors”");
   await expect(page.locator("#notice-model")).toBeHidden();
   expectClean(watch);
 });
@@ -192,7 +197,7 @@ test("the languages come from the model file: the demo model's Korean output is 
   const { header, body } = splitHeader(fixture("bert_mlm_gelu.safetensors"));
   header.__metadata__ = { ...header.__metadata__, source_language: "ar", description: "a test model with an Arabic tag" };
   await pick(page, "bert_ar.safetensors", joinHeader(header, body));
-  await expect(status(page)).toContainText("Showing bert_ar.safetensors");
+  await expect(status(page)).toContainText("Showing “bert_ar.safetensors”");
   const box = page.getByRole("textbox", { name: "Text" });
   await expect(box).toHaveAttribute("lang", "ar");
   await box.fill("<id:7> <id:4> <id:9>");
@@ -203,8 +208,74 @@ test("the languages come from the model file: the demo model's Korean output is 
   await expect(page.locator("#model-card")).toContainText("a test model with an Arabic tag");
   // a file that says nothing: no language claimed
   await pick(page, "gpt2_lm.safetensors", fixture("gpt2_lm.safetensors"));
-  await expect(status(page)).toContainText("Showing gpt2_lm.safetensors");
+  await expect(status(page)).toContainText("Showing “gpt2_lm.safetensors”");
   await expect(page.getByRole("textbox", { name: "Text" })).not.toHaveAttribute("lang", /./);
   expectClean(watch);
 });
 
+
+test("MiniLM, the pretrained model, downloads only when chosen: its size first, a progress bar, then 6 × 12 heads on any English sentence, where a head links “she” to “emma”", async ({ page, watch }) => {
+  // every value the progress bar is given, as the download goes
+  await page.addInitScript(() => {
+    window.__progress = [];
+    const desc = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, "value");
+    Object.defineProperty(HTMLProgressElement.prototype, "value", {
+      get() {
+        return desc.get.call(this);
+      },
+      set(v) {
+        window.__progress.push(v);
+        desc.set.call(this, v);
+      },
+    });
+  });
+  const gets = [];
+  page.on("request", (r) => r.method() === "GET" && gets.push(r.url()));
+  await openApp(page, "?debug=1");
+  const file = "models/minilm-l6.safetensors";
+  expect(gets.some((u) => u.endsWith(file))).toBe(false); // not before it is chosen (its size is a HEAD)
+  const size = fs.statSync(path.join(FAMILIES, "../../../www", file)).size;
+  const radio = page.getByRole("radio", { name: "MiniLM (pretrained, any English)" });
+  await expect(page.locator(".model-option", { has: radio })).toContainText(`${(Math.round(size / 1024 / 102.4) / 10).toFixed(1)} MB, downloads when chosen`);
+  await radio.check();
+  await expect(status(page)).toContainText("Showing MiniLM", { timeout: 60_000 });
+  const progress = await page.evaluate(() => window.__progress);
+  expect(progress.filter((v) => v > 0 && v < 1).length, "the bar moved between 0 and 1").toBeGreaterThan(0);
+  expect(progress[progress.length - 1]).toBe(1);
+  await expect(page.getByRole("radio", { name: "Encoder self-attention" })).toBeChecked();
+  await expect(page.getByRole("combobox", { name: "Layer", exact: true }).locator("option")).toHaveCount(6);
+  await expect(page.getByRole("combobox", { name: "Head", exact: true }).locator("option")).toHaveCount(12);
+  await expect(page.locator("#model-card")).toContainText("Apache-2.0");
+
+  // any English sentence, WordPiece tokens with [CLS] and [SEP]
+  const box = page.getByRole("textbox", { name: "Text" });
+  await box.fill("Emma hates games, but she's a great friend");
+  await box.press("Enter");
+  const tokens = await page.evaluate(() => window.attnscope.session.cur.src.tokens);
+  expect(tokens[0]).toBe("[CLS]");
+  expect(tokens).toContain("she");
+  // the head where "she" looks most at "emma", found in the engine's trace; shown on the page
+  const best = await page.evaluate(() => {
+    const { cur } = window.attnscope.session;
+    const toks = cur.src.tokens;
+    const [i, j] = [toks.indexOf("she"), toks.indexOf("emma")];
+    let top = null;
+    cur.trace.encoder.layers.forEach((l, li) =>
+      l.self_attn.sublayer.heads.forEach((h, hi) => {
+        const row = Array.from(h.weights.data.subarray(i * h.weights.cols, (i + 1) * h.weights.cols));
+        const w = row[j];
+        if (w === Math.max(...row) && (!top || w > top.w)) top = { layer: li, head: hi, w };
+      }),
+    );
+    return top;
+  });
+  expect(best, "some head sends most of “she” to “emma”").not.toBe(null);
+  expect(best.w).toBeGreaterThan(0.5);
+  await page.getByRole("combobox", { name: "Layer", exact: true }).selectOption({ value: String(best.layer) });
+  await page.getByRole("combobox", { name: "Head", exact: true }).selectOption({ value: String(best.head) });
+  await page.getByRole("checkbox", { name: "Show heatmaps as tables" }).check();
+  const table = await filled(page.getByRole("table", { name: `encoder self-attention weights, layer ${best.layer + 1}, head ${best.head + 1}`, exact: true }).first());
+  const she = table.locator("tbody tr").nth(tokens.indexOf("she"));
+  await expect(she.locator("td").nth(tokens.indexOf("emma"))).toHaveText(best.w.toFixed(7).replace(/0+$/, ""));
+  expectClean(watch);
+});

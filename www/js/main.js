@@ -21,6 +21,7 @@ import { SentenceBox } from "./sentence_box.js";
 import { Suggestions, isWord } from "./suggest.js";
 import { EXAMPLES, exampleLabel } from "./examples.js";
 import { setupOpenModel } from "./open_model.js";
+import { siteModel, modelLabel } from "./models.js";
 import * as C from "./core.js";
 
 const params = S.locationParams(); // the query string and the fragment (state.js)
@@ -172,7 +173,8 @@ function renderModelInfo() {
   const info = session.info;
   if (!info) return;
   if (session.modelName) {
-    $("model-info").textContent = t("foot.modelOpened", { name: session.modelName, arch: t(`card.arch.${info.architecture}`) });
+    const key = siteModel(session.modelName) ? "foot.modelSite" : "foot.modelOpened";
+    $("model-info").textContent = t(key, { name: modelLabel(session.modelName, t), arch: t(`card.arch.${info.architecture}`) });
     return;
   }
   $("model-info").textContent = t("foot.model", {
@@ -203,12 +205,23 @@ function renderForModel() {
   }
   applyI18n(document);
   setLanguage($("sentence"), session.engine.languages.source);
+  // a permalink made with another model: the site's own comes with one click, a file is the reader's
   const wanted = linkedModel;
-  note("notice-model", wanted !== null && wanted !== session.modelName ? t(wanted ? "link.otherModel" : "link.demoModel", { name: wanted, shown: session.modelName || t("open.demoName") }) : null);
+  const other = wanted !== null && wanted !== session.modelName;
+  const site = other ? siteModel(wanted) : undefined;
+  const key = !other ? null : site ? "link.siteModel" : wanted ? "link.otherModel" : "link.demoModel";
+  $("notice-model-box").hidden = !key;
+  if (key) $("notice-model").textContent = t(key, { name: site ? t(site.label) : wanted, shown: modelLabel(session.modelName, t) });
+  const load = /** @type {HTMLButtonElement} */ ($("btn-linked-model"));
+  load.hidden = !site;
+  if (site) load.textContent = t("link.loadModel", { name: t(site.label) });
+  models?.render();
 }
 
 /** The model a permalink was made with (its `model` field), null when the page was not opened from one. */
 const linkedModel = params.has("model") ? initial.model : null;
+/** The lab's model chooser (open_model.js). @type {ReturnType<typeof setupOpenModel> | null} */
+let models = null;
 
 // ---------------------------------------------------------------------------------------------
 // Language, sharing, the word-order buttons
@@ -249,7 +262,7 @@ function wire() {
       session.render();
     });
   }
-  setupOpenModel({
+  models = setupOpenModel({
     session,
     t,
     buttons: [/** @type {HTMLButtonElement} */ ($("btn-open-model")), /** @type {HTMLButtonElement} */ ($("btn-open-model-2"))],
@@ -258,6 +271,8 @@ function wire() {
     progress: /** @type {HTMLProgressElement} */ ($("open-progress")),
     status: $("open-status"),
     dropZone: document.body,
+    choices: $("model-options"),
+    keepButton: /** @type {HTMLButtonElement} */ ($("btn-keep")),
     onOpened: () => {
       suggestions = session.info ? new Suggestions(session.info.srcVocab) : null;
       /** @type {HTMLTextAreaElement} */ ($("sentence")).value = session.state.sentence;
@@ -266,6 +281,7 @@ function wire() {
       renderForModel();
     },
   });
+  $("btn-linked-model").addEventListener("click", () => linkedModel !== null && models?.choose(linkedModel));
 }
 
 async function boot() {

@@ -1,11 +1,14 @@
-// "Open a model…": a model file from the reader's disk, by the file picker or dropped anywhere on
-// the page, read in the browser (it is never uploaded: there is no server to send it to), checked
-// (model_file.js), then shown by the session (session.open). While a large file is read a
-// progress bar says how far; anything wrong gets a message that says what, and the model shown
-// stays. "Back to the demo model" opens the demo model again.
+// Which model the lab shows. The site's own (models.js: the translator, and MiniLM, downloaded
+// only when chosen, with its size said first and a progress bar), or "Open a model…": a model
+// file from the reader's disk, by the file picker or dropped anywhere on the page, read in the
+// browser (it is never uploaded: there is no server to send it to), checked (model_file.js),
+// then shown by the session (session.open). While a file is read or downloaded a progress bar
+// says how far; anything wrong gets a message that says what, and the model shown stays.
+// "Back to the demo model" opens the translator again.
 
 import { readModelFile, ModelFileError } from "./model_file.js";
-import { fmtCount } from "./dom.js";
+import { el, fmtCount } from "./dom.js";
+import { SITE_MODELS, siteModel, modelLabel, canDownload, modelSize, isKept, keep, download } from "./models.js";
 
 /**
  * The largest file this device is asked to open: the engine copies the weights into wasm memory
@@ -18,7 +21,7 @@ export function largestFile() {
 }
 
 /** @param {number} bytes */
-const mb = (bytes) => fmtCount(Math.max(0.1, Math.round(bytes / 1024 / 102.4) / 10));
+const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
 
 /**
  * Read a File with progress (`onProgress(fraction)`).
@@ -45,10 +48,16 @@ function readFile(file, onProgress) {
  * @param {HTMLProgressElement} o.progress
  * @param {HTMLElement} o.status              what is happening, or what went wrong
  * @param {HTMLElement} o.dropZone            where a dropped file is taken (the page)
+ * @param {HTMLElement} o.choices             where the site's models are offered (radio buttons)
+ * @param {HTMLButtonElement} o.keepButton    "Keep for offline use" (a downloaded site model)
  * @param {() => void} o.onOpened             after another model is on screen
  */
-export function setupOpenModel({ session, t, buttons, input, demo, progress, status, dropZone, onOpened }) {
+export function setupOpenModel({ session, t, buttons, input, demo, progress, status, dropZone, choices, keepButton, onOpened }) {
   let busy = false;
+  /** @type {Map<string, number | null>} */
+  const sizes = new Map(); // site model id -> its file's size (HEAD), once asked
+  /** @type {{id: string, bytes: Uint8Array} | null} */
+  let downloaded = null; // the last on-demand model fetched, for "Keep for offline use"
   const say = (text, error = false) => {
     status.textContent = text;
     status.classList.toggle("warn", error);
@@ -57,17 +66,88 @@ export function setupOpenModel({ session, t, buttons, input, demo, progress, sta
 
   /** @param {Uint8Array | null} bytes @param {string} name */
   async function show(bytes, name) {
-    say(t("open.starting", { name: name || t("open.demoName") }));
+    say(t("open.starting", { name: modelLabel(name, t) }));
     try {
       await session.open(bytes, name);
     } catch (e) {
-      say(t("open.error.engine", { name, message: e?.message || String(e) }), true);
+      say(t("open.error.engine", { name: modelLabel(name, t), message: e?.message || String(e) }), true);
       return;
     }
-    say(bytes ? t("open.done", { name }) : "");
+    say(bytes ? t("open.done", { name: modelLabel(name, t) }) : "");
     demo.hidden = !bytes;
+    renderChoices();
     onOpened();
   }
+
+  // --- the site's models -------------------------------------------------------------------
+
+  const offered = SITE_MODELS.filter((m) => !m.onDemand || canDownload());
+  const radios = offered.map((m) => {
+    const input = el("input", "", { type: "radio", name: `${session.uid}-model`, value: m.id, id: `${session.uid}-model-${m.id || "demo"}` });
+    const label = el("label", "", { for: input.id });
+    const about = el("span", "hint model-about");
+    const row = el("div", "control-row model-option");
+    row.append(input, label, about);
+    choices.append(row);
+    input.addEventListener("change", () => input.checked && choose(m.id));
+    return { m, input, label, about };
+  });
+
+  /** The radios, their names and sizes, as the model shown and the kept copies are. */
+  async function renderChoices() {
+    for (const r of radios) {
+      r.label.textContent = t(r.m.label);
+      r.input.checked = r.m.id === session.modelName;
+      if (!r.m.onDemand) {
+        r.about.textContent = "";
+        continue;
+      }
+      if (!sizes.has(r.m.id)) sizes.set(r.m.id, await modelSize(r.m));
+      const size = sizes.get(r.m.id);
+      const kept = await isKept(r.m);
+      r.about.textContent = kept ? t("models.kept") : size ? t("models.size", { mb: mb(size) }) : t("models.sizeUnknown");
+    }
+    const m = siteModel(session.modelName);
+    keepButton.hidden = !(m?.onDemand && downloaded?.id === m.id);
+  }
+
+  /** @param {string} id */
+  async function choose(id) {
+    if (busy || id === session.modelName) return renderChoices();
+    const m = siteModel(id);
+    if (!m) return;
+    busy = true;
+    try {
+      if (!m.onDemand) return await show(null, "");
+      progress.hidden = false;
+      progress.value = 0;
+      const size = sizes.get(id);
+      say(t("models.downloading", { name: t(m.label), mb: size ? mb(size) : "?" }));
+      let bytes;
+      try {
+        bytes = await download(m, (f) => (progress.value = f));
+      } catch (e) {
+        say(t("models.error", { name: t(m.label), message: e?.message || String(e) }), true);
+        renderChoices();
+        return;
+      } finally {
+        progress.hidden = true;
+      }
+      downloaded = { id, bytes };
+      await show(bytes, id);
+    } finally {
+      busy = false;
+    }
+  }
+
+  keepButton.addEventListener("click", async () => {
+    const m = downloaded && siteModel(downloaded.id);
+    if (!m) return;
+    const ok = await keep(m, downloaded.bytes);
+    say(t(ok ? "models.keptDone" : "models.keepFailed", { name: t(m.label) }), !ok);
+    if (ok) downloaded = null;
+    renderChoices();
+  });
 
   /** @param {File} file */
   async function open(file) {
@@ -145,5 +225,6 @@ export function setupOpenModel({ session, t, buttons, input, demo, progress, sta
     e.preventDefault();
     open(file);
   });
-  return { open };
+  renderChoices();
+  return { open, choose, render: renderChoices };
 }

@@ -56,6 +56,11 @@ export const ASSET = {
   koreanFont: "fonts/noto-sans-kr-400.woff2", // css/fonts.css; embedded in SVG downloads
 };
 
+/** The URL of a site file (a path relative to the site's root, as ASSET's). @param {string} path */
+export function assetUrl(path) {
+  return new URL(path, ROOT).href;
+}
+
 function inlined(path) {
   const table = globalThis.ATTNSCOPE_INLINE;
   return table && Object.prototype.hasOwnProperty.call(table, path) ? table[path] : null;

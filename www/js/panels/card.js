@@ -3,6 +3,7 @@
 // views mean for this family, the file's own description fields, and its vocabulary (searchable).
 
 import { el, fmtCount, setText } from "../dom.js";
+import { siteModel } from "../models.js";
 
 /** How many vocabulary entries the search shows at most. */
 const SHOWN = 300;
@@ -53,7 +54,8 @@ export const cardPanel = {
         drawn = { info, lang: session.lang };
         const file = engine.file;
         setText(title, t("card.title"));
-        setText(name, engine.name ? t("card.opened", { name: engine.name }) : t("card.demo"));
+        const site = siteModel(engine.name);
+        setText(name, site ? t(`${site.label}.card`) : t("card.opened", { name: engine.name }));
         const layers = info.sites.map((s) => t("card.siteLayers", { site: t(`stackName.${s.stack}`), layers: s.layers })).join(", ");
         /** @type {[string, string][]} */
         const rows = [
