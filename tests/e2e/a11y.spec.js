@@ -96,7 +96,7 @@ test("axe: the course-notes example (a sandboxed iframe and two custom elements)
   await expectNoViolations(page, testInfo, "course-notes");
 });
 
-for (const panel of ["qk", "decoding", "heatmap", "weighted", "order"]) {
+for (const panel of ["qk", "decoding", "heatmap", "weighted", "dot", "order"]) {
   test(`axe: an embed panel (${panel})`, async ({ page, watch }, testInfo) => {
     await page.goto(`/index.html?embed=1&panel=${panel}&controls=sentence,stack,layer,head,show,mask,scale,tables,export`);
     await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
@@ -153,6 +153,8 @@ test("keyboard alone: Tab reaches every control of the lab, each on screen, and 
     page.getByRole("button", { name: "Reset all edits" }),
     page.getByRole("combobox", { name: "Query word" }),
     page.locator("#wavg .table-wrap"),
+    page.getByRole("combobox", { name: "Key j", exact: true }),
+    page.locator("#dot .table-wrap"),
     page.getByRole("slider", { name: "Decoding step" }),
     page.getByRole("button", { name: "Next step ▶" }),
     page.locator("#decoding .heatmap-canvas"),

@@ -4,7 +4,7 @@
 //   <attnscope-panel panel="qk" sentence="she is a great friend" lang="ko" layer="1" head="2"></attnscope-panel>
 //
 // Attributes (all optional; the same values as the lab's URL, layer/head/query/step 1-based):
-//   panel     heatmap | weighted | decoding | qk | order            (default heatmap)
+//   panel     heatmap | weighted | dot | decoding | qk | order      (default heatmap)
 //   controls  comma-separated: sentence, stack, layer, head, show, mask, encmask, scale, pe,
 //             heads, tables, export                                  (default: per panel)
 //   sentence, lang (en|ko), stack (encoder|decoder_self|decoder_cross), layer, head, query,

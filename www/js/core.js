@@ -6,7 +6,7 @@
 // word-order pair is `[{sentence, tokens, trace}, ...]`. `t` is the caller's translator.
 
 import * as S from "./state.js";
-import { fmt } from "./dom.js";
+import { fmt, row } from "./dom.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./state.js").StackName} StackName */
@@ -409,6 +409,58 @@ export function averageData(cur, state, t, engine = null) {
     weights: h.weights,
     v: h.v,
     output: h.output,
+    label: heatmapLabel(t, stack, layer, head),
+  };
+}
+
+/**
+ * The dot-product panel's data (panels/dot.js): why the weight of key j for query i is what it
+ * is. q_i and k_j are rows of the trace's per-head q and k; `products` are q_i[d] * k_j[d], the
+ * one multiplication done here (the bars); the score, the logit and the weight are the
+ * engine's. For the softmax's step: the row's largest logit `rowMax` (at key `topKey`),
+ * e^(logit_ij - rowMax) and the row's sum of such terms (masked keys, -Infinity, add 0).
+ * `key`: the key chosen, or null for the key with the largest weight in row i. `range`: the
+ * largest |q| or |k| of the head (one colour scale for every query and key).
+ * @param {Run} cur @param {State} state @param {number | null} key @param {Translate} t
+ */
+export function dotData(cur, state, key, t) {
+  const { stack, layer, head } = state;
+  const h = attentionOf(cur.trace, stack, layer).heads[head];
+  const { rows, cols } = tokensOf(cur, stack);
+  const i = queryRow(state, rows.length);
+  const w = row(h.weights, i); // (T_k)
+  const l = row(h.logits, i); // (T_k), -Infinity where masked
+  let j = 0;
+  if (key === null) for (let c = 1; c < w.length; c++) j = w[c] > w[j] ? c : j;
+  else j = Math.max(0, Math.min(w.length - 1, key));
+  const q = row(h.q, i); // (d_k)
+  const k = row(h.k, j); // (d_k)
+  const products = Float64Array.from(q, (x, d) => x * k[d]); // (d_k)
+  let rowMax = -Infinity;
+  let topKey = 0;
+  for (let c = 0; c < l.length; c++) if (l[c] > rowMax) [rowMax, topKey] = [l[c], c];
+  let expSum = 0;
+  for (const x of l) if (Number.isFinite(x)) expSum += Math.exp(x - rowMax);
+  let range = 1e-9;
+  for (const x of h.q.data) range = Math.max(range, Math.abs(x));
+  for (const x of h.k.data) range = Math.max(range, Math.abs(x));
+  return {
+    queryTokens: rows,
+    keyTokens: cols,
+    query: i,
+    key: j,
+    q,
+    k,
+    products,
+    range,
+    score: h.scores.data[i * h.scores.cols + j],
+    logit: l[j],
+    weight: w[j],
+    rowMax,
+    topKey,
+    expTerm: Math.exp(l[j] - rowMax),
+    expSum,
+    scaled: state.scale,
     label: heatmapLabel(t, stack, layer, head),
   };
 }

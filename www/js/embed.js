@@ -2,7 +2,7 @@
 //
 //   <iframe sandbox="allow-scripts" src="https://HOST/index.html?embed=1&panel=qk&controls=layer,head&s=...">
 //
-// `panel` = heatmap | weighted | decoding | qk | order; `controls` = a comma-separated list
+// `panel` = heatmap | weighted | dot | decoding | qk | order; `controls` = a comma-separated list
 // (panel.js CONTROLS; none named = the panel's defaults, `controls=` = none). Every other
 // parameter is the lab's own (state.js, edits.js), so a lab link plus embed=1 embeds that view.
 //

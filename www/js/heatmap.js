@@ -38,6 +38,7 @@ function maxAbsFinite(mat) {
 
 /**
  * A heatmap with token labels. Options: `onSelectRow(i)` (click / keys pick a query row),
+ * `onSelectCell(i, j)` (a click, or Enter / Space, on a cell: its query row and key column),
  * `rowRole` / `colRole` (identity colours of the labels: "query", "key", or null),
  * `maxCell` (largest cell in CSS px), `t` (the translator: a panel can speak its own language).
  */
@@ -46,6 +47,7 @@ export class Heatmap {
    * @param {HTMLElement} container
    * @param {object} [opts]
    * @param {(row: number) => void} [opts.onSelectRow]
+   * @param {(row: number, col: number) => void} [opts.onSelectCell]
    * @param {string | null} [opts.rowRole]
    * @param {string | null} [opts.colRole]
    * @param {number} [opts.maxCell]
@@ -91,6 +93,7 @@ export class Heatmap {
     this.canvas.addEventListener("click", (e) => {
       const cell = this.cellAt(e);
       if (cell && this.opts.onSelectRow) this.opts.onSelectRow(cell.r);
+      if (cell) this.opts.onSelectCell?.(cell.r, cell.c);
       if (cell) this.setCursor(cell, true);
     });
     this.canvas.addEventListener("keydown", (e) => this.onKey(e));
@@ -388,6 +391,7 @@ export class Heatmap {
       case "Enter":
       case " ":
         if (this.opts.onSelectRow) this.opts.onSelectRow(r);
+        this.opts.onSelectCell?.(r, c);
         e.preventDefault();
         return;
       case "Escape":

@@ -3,7 +3,7 @@
 // language buttons, sharing, and the URL that mirrors the state.
 //
 //   sentence box ─► session ─► translation · controls · heatmap · head grid · W_Q/W_K ·
-//                                weighted average · decoding · word order
+//                                weighted average · dot product · decoding · word order
 //
 // Every view and the engine steps behind it live in the panels and the session, shared with the
 // embeddable panels (panel.js: ?embed=1 and <attnscope-panel>).
@@ -64,6 +64,8 @@ const session = new Session({
 let suggestions = null;
 let box = null;
 let orderView = null;
+/** The dot-product panel: a heatmap cell picks its key, a W_Q/W_K cell marks its dimension. */
+let dotView = null;
 
 // ---------------------------------------------------------------------------------------------
 // The layout
@@ -77,13 +79,15 @@ function mountPanels() {
     heading: "h3",
     exportLink: linkFor,
     ids: { title: "heatmap-title", map: "heatmap-main", legend: "legend-main", legendText: "legend-text", stats: "attn-stats", export: "export-main" },
+    onCell: (r, c) => dotView?.selectKey(c),
   });
   session.mount(P.gridPanel, $("headgrid"));
   session.mount(P.importancePanel, $("importance"));
   // the edited head's map stays on screen beside the W_Q/W_K grids while a cell is dragged
-  session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200 });
-  session.mount(P.qkPanel, $("qk"));
+  session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200, onCell: (r, c) => dotView?.selectKey(c) });
+  session.mount(P.qkPanel, $("qk"), { onCell: (m, d) => dotView?.highlight(d) });
   session.mount(P.weightedPanel, $("wavg"));
+  dotView = session.mount(P.dotPanel, $("dot"));
   session.mount(P.decodingPanel, $("decoding"), { section: $("sec-decoding") });
   session.mount(P.predictionPanel, $("prediction"), { section: $("sec-predict"), onText: translateNow });
   orderView = session.mount(P.orderPanel, $("order-panel"), { section: $("sec-order") });

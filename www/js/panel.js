@@ -19,7 +19,7 @@ import { Session } from "./session.js";
 import { pageHref } from "./runtime.js";
 import { el, setText, setLanguage } from "./dom.js";
 import { CONTROLS, controlsPanel } from "./controls.js";
-import { heatmapPanel, weightedPanel, decodingPanel, qkPanel, orderPanel, gridPanel, importancePanel } from "./panels/index.js";
+import { heatmapPanel, weightedPanel, dotPanel, decodingPanel, qkPanel, orderPanel, gridPanel, importancePanel } from "./panels/index.js";
 
 export { CONTROLS };
 
@@ -27,6 +27,7 @@ export { CONTROLS };
 const LAYOUT = {
   heatmap: [[heatmapPanel, {}]],
   weighted: [[weightedPanel, {}]],
+  dot: [[dotPanel, {}]],
   decoding: [[decodingPanel, {}]],
   qk: [
     [heatmapPanel, { maxHeight: 320 }],
@@ -45,6 +46,7 @@ export const PANELS = Object.keys(LAYOUT);
 export const DEFAULT_CONTROLS = {
   heatmap: ["stack", "layer", "head"],
   weighted: ["stack", "layer", "head"],
+  dot: ["stack", "layer", "head"],
   decoding: ["layer", "head"],
   qk: ["stack", "layer", "head"],
   order: ["pe", "layer", "head"],
@@ -54,6 +56,7 @@ export const DEFAULT_CONTROLS = {
 // controls that mean nothing for a panel (decoding shows cross-attention, order the encoder)
 const NOT_FOR = {
   weighted: ["show", "export"],
+  dot: ["show", "export"],
   decoding: ["stack", "show", "export"],
   order: ["stack", "show", "export"],
   heads: ["show", "export"],
@@ -171,7 +174,7 @@ class EmbeddedPanel {
   renderHead() {
     const { t, state: s, cur } = this.session;
     let title = t(`panel.${this.panel}`);
-    if ((this.panel === "heatmap" || this.panel === "qk" || this.panel === "weighted") && cur) {
+    if ((this.panel === "heatmap" || this.panel === "qk" || this.panel === "weighted" || this.panel === "dot") && cur) {
       title = C.heatmapTitle(s, C.heatmapLabel(t, s.stack, s.layer, s.head), t);
     }
     setText(this.titleEl, title);

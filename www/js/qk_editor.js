@@ -7,6 +7,9 @@
 // and + buttons, a slider), because a finger cannot aim at, or drag, a 5-pixel cell. The editor only changes its own copy
 // of the block and calls `onEdit(matrix, values, phase)` ("live" while changing, "end" when
 // the change is over); the page coalesces the live calls into one engine run per frame.
+// `onCell(matrix, row)` names the row of the cell being edited (a d_k dimension of the head:
+// W_Q's row d makes q[d], W_K's row d makes k[d]) when one is picked, and null when the grid
+// loses the focus.
 
 import { divRGBA, ROLE } from "./colors.js";
 import { el, fmt, sizeCanvas, setText, setLiveText, paintCells, watchVisibility, watchWidth } from "./dom.js";
@@ -51,8 +54,19 @@ class MatrixGrid {
     this.canvas.addEventListener("keyup", (e) => {
       if (e.key === "ArrowUp" || e.key === "ArrowDown") this.editor.emit(this.matrix, "end");
     });
-    this.canvas.addEventListener("focus", () => this.draw());
-    this.canvas.addEventListener("blur", () => this.draw());
+    this.canvas.addEventListener("focus", () => {
+      this.draw();
+      this.chosen();
+    });
+    this.canvas.addEventListener("blur", () => {
+      this.draw();
+      this.editor.onCell(this.matrix, null);
+    });
+  }
+
+  /** Tell the page which row (d_k dimension) the selected cell is on. */
+  chosen() {
+    this.editor.onCell(this.matrix, this.active.r);
   }
 
   set(mat, range) {
@@ -145,6 +159,7 @@ class MatrixGrid {
     this.drag = { id: e.pointerId, y: e.clientY, v: this.values[cell.r * this.cols + cell.c] };
     this.updateAria();
     this.draw();
+    this.chosen();
   }
 
   onMove(e) {
@@ -164,6 +179,7 @@ class MatrixGrid {
         this.active = cell;
         this.updateAria();
         this.draw();
+        this.chosen();
         this.editor.openTouch(this);
       }
       return;
@@ -219,14 +235,17 @@ class MatrixGrid {
     this.active = { r, c };
     this.updateAria();
     this.draw();
+    this.chosen();
   }
 }
 
 /** Both blocks of the selected head plus the presets. */
 export class QKEditor {
-  /** `heading`: the element of the two grids' titles (default h3). */
-  constructor(container, { onEdit, onIdentity, onReset, onInput, t, heading = "h3" }) {
+  /** `heading`: the element of the two grids' titles (default h3); `onCell`: see the top. */
+  constructor(container, { onEdit, onIdentity, onReset, onInput, onCell = null, t, heading = "h3" }) {
     this.onEdit = onEdit;
+    /** @type {(matrix: string, row: number | null) => void} */
+    this.onCell = onCell || (() => {});
     this.heading = heading;
     this.t = t || defaultT;
     this.onInput = onInput || (() => {});

@@ -8,7 +8,8 @@
 // `maxHeight` (CSS px), `exportLink` (a function of the state; with it, the download row),
 // `explain` (the pronoun hint), `mini` (a small copy beside the W_Q/W_K editor: the map and its
 // title only, no table), `ids` (element ids for the lab's page: `{title, map, legend,
-// legendText, stats, export}`).
+// legendText, stats, export}`), `onCell(i, j)` (a cell clicked, or Enter / Space on it: the lab
+// shows that weight's dot product).
 
 import * as C from "../core.js";
 import { Heatmap } from "../heatmap.js";
@@ -33,6 +34,7 @@ export const heatmapPanel = {
     axis.append(el("span", "role-query"), el("span", "role-key"));
     const map = new Heatmap(add(el("div", "", ids.map ? { id: ids.map } : {})), {
       onSelectRow: (r) => session.select({ query: r }),
+      onSelectCell: opts.onCell,
       t,
       ...(opts.maxHeight ? { maxHeight: opts.maxHeight } : {}),
       ...(opts.mini ? { table: false, maxCell: 14 } : {}),

@@ -6,6 +6,7 @@ export { heatmapPanel } from "./heatmap.js";
 export { gridPanel } from "./grid.js";
 export { importancePanel } from "./importance.js";
 export { weightedPanel } from "./weighted.js";
+export { dotPanel } from "./dot.js";
 export { qkPanel } from "./qk.js";
 export { decodingPanel } from "./decoding.js";
 export { orderPanel } from "./order.js";

@@ -1,5 +1,7 @@
 // The W_Q and W_K blocks of the selected head, editable by dragging (qk_editor.js), with their
 // colour legend. Edits go to the session (one run per animation frame); Identity and Reset too.
+// `onCell(matrix, row)`: the row (a d_k dimension) of the cell being edited, null when none
+// (the lab marks that dimension in the dot-product panel).
 
 import * as C from "../core.js";
 import { QKEditor } from "../qk_editor.js";
@@ -19,6 +21,7 @@ export const qkPanel = {
       onIdentity: () => session.identity(),
       onReset: () => session.resetEdits(),
       onInput: (e) => session.benchInput(e),
+      onCell: opts.onCell,
       t: session.t,
     });
     const { canvas: legend, text: legendText } = legendBox(container);
