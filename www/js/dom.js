@@ -132,6 +132,25 @@ export function watchVisibility(element, onShow) {
 }
 
 /**
+ * A view's canvas painted only when someone can see it: during a drag, `now(true)` says no
+ * while `element` is out of view, and the view catches up (`redraw()`) when it scrolls into
+ * view; any other paint (`now(false)`) goes ahead.
+ * @param {Element} element
+ * @param {() => void} redraw
+ */
+export function paintGate(element, redraw) {
+  let stale = false;
+  const isVisible = watchVisibility(element, () => stale && redraw());
+  return {
+    /** Whether to paint now. @param {boolean} live */
+    now(live) {
+      stale = live && !isVisible();
+      return !stale;
+    },
+  };
+}
+
+/**
  * Call `onWidth(width)` whenever `element`'s content width changes to a new non-zero value
  * (whole pixels): views redraw their canvases at the new size.
  */

@@ -7,7 +7,7 @@
 // `{rows, cols, data: Float32Array}`.
 
 import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, INK, seqRGBA, divRGBA, seqDark, divDark } from "./colors.js";
-import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, setAttr, watchVisibility, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
+import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, setAttr, paintGate, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 let hatch = null;
@@ -107,8 +107,7 @@ export class Heatmap {
       this.width = w;
       this.draw();
     }, this.width);
-    this.isVisible = watchVisibility(this.root, () => this.stale && this.draw());
-    this.stale = false;
+    this.gate = paintGate(this.root, () => this.draw());
   }
 
   /** Show/hide the table for sighted readers (it is always there for screen readers). */
@@ -168,12 +167,7 @@ export class Heatmap {
    */
   draw(live = false) {
     const d = this.data;
-    if (!d) return;
-    if (live && !this.isVisible()) {
-      this.stale = true;
-      return;
-    }
-    this.stale = false;
+    if (!d || !this.gate.now(live)) return;
     const key = [this.width, d.weights.rows, d.weights.cols, d.selectedRow, this.opts.rowRole, this.opts.colRole, ...d.rows, "\u0000", ...d.cols].join("\u0001");
     const same = live && this.layout && key === this.labelsKey;
     const L = same ? this.layout : (this.layout = this.computeLayout());
@@ -470,8 +464,7 @@ export class HeadGrid {
       this.rects = null;
       this.draw();
     }).observe(this.root);
-    this.isVisible = watchVisibility(this.root, () => this.stale && this.draw());
-    this.stale = false;
+    this.gate = paintGate(this.root, () => this.draw());
   }
 
   /** d = {layers: [[Mat per head]], selected: {layer, head}, off?: [[bool per head]]}; `live` as in Heatmap.draw. */
@@ -514,12 +507,7 @@ export class HeadGrid {
 
   draw(live = false) {
     const d = this.data;
-    if (!d) return;
-    if (live && !this.isVisible()) {
-      this.stale = true;
-      return;
-    }
-    this.stale = false;
+    if (!d || !this.gate.now(live)) return;
     if (!this.rects) {
       // layout read: only after the grid changed shape or size, never per frame otherwise
       this.rects = this.buttons.map((row) => row.map((b) => ({ x: b.offsetLeft, y: b.offsetTop, w: b.offsetWidth, h: b.offsetHeight })));

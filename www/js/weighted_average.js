@@ -5,7 +5,7 @@
 // arithmetic done here is the product w_ij * v_j of each term, which is what the panel shows.
 
 import { ROLE, ROLE_TEXT, GRID, seqColor } from "./colors.js";
-import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, watchVisibility, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
+import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, row, setText, setLiveText, setAttr, paintGate, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 export class WeightedAverage {
@@ -38,8 +38,7 @@ export class WeightedAverage {
       this.width = w;
       this.draw();
     }, this.width);
-    this.isVisible = watchVisibility(this.root, () => this.stale && this.draw());
-    this.stale = false;
+    this.gate = paintGate(this.root, () => this.draw());
   }
 
   /** Language changed: rebuild the typeset formula. */
@@ -104,12 +103,7 @@ export class WeightedAverage {
   /** Repaint; during a drag (`live`) only when in view. */
   draw(live = false) {
     const d = this.data;
-    if (!d) return;
-    if (live && !this.isVisible()) {
-      this.stale = true;
-      return;
-    }
-    this.stale = false;
+    if (!d || !this.gate.now(live)) return;
     const T = d.keyTokens.length;
     const dk = d.v.cols;
     const w = row(d.weights, d.query);

@@ -13,8 +13,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, select, button, readouts, HeatTable, numberTable, message, newId, formula, fmt, scrollBox, argmax } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes, defaultWord } from "./shared.js";
+import { h, button, readouts, HeatTable, numberTable, message, newId, formula, fmt, scrollBox, argmax } from "./ui.js";
+import { labels, sentenceBox, translateWithNotes, defaultWord, keySelect, panelOf, controls, needsModel, engineError } from "./shared.js";
 
 const STACK_OF = { e: "encoder", s: "decoder_self", c: "decoder_cross" };
 
@@ -124,8 +124,7 @@ export function panel10(ctx) {
       try {
         out = compute();
       } catch (e) {
-        msg.show("error", t("err.engine", { msg: e.message }));
-        ctx.onEngineError(e);
+        engineError(ctx, msg, e);
         return;
       }
       if (!out) return;
@@ -143,7 +142,7 @@ export function panel10(ctx) {
       h("h3", { id: `${id}-e${n}-h`, text: title }),
       setup,
       fs,
-      h("div", { class: "controls" }, runBtn, hint),
+      controls(runBtn, hint),
       result,
     );
     return {
@@ -351,15 +350,17 @@ export function panel10(ctx) {
   // --- experiment 3: layer-1 map vs rollout -----------------------------------------------------
   let word = state.int("p10.w", -1, -1, 999);
   let srcTokens = [];
-  const wordSel = select({
+  // 0-based in the URL, -1 = the default word
+  const wordSel = keySelect({
     id: `${id}-word`,
     label: t("p10.e3Word"),
+    key: "p10.w",
+    def: -1,
     options: [],
     value: 0,
     test: "p10-e3-word",
     onChange: (v) => {
       word = Number(v);
-      state.put("p10.w", word, -1);
       e3.reset();
       e3.refresh();
     },
@@ -367,7 +368,7 @@ export function panel10(ctx) {
   const wordName = () => labels(srcTokens)[word] ?? "?";
   const e3 = experiment(3, {
     title: t("p10.e3Title"),
-    setup: h("div", {}, h("p", { text: t("p10.e3Intro") }), formula(t("p10.e3Formula")), h("div", { class: "controls" }, wordSel.root)),
+    setup: h("div", {}, h("p", { text: t("p10.e3Intro") }), formula(t("p10.e3Formula")), controls(wordSel.root)),
     question: () => t("p10.e3Q", { w: wordName(), L: engine.info?.encoderLayers ?? 2 }),
     choices: [
       { value: "same", text: t("p10.e3Same") },
@@ -446,13 +447,11 @@ export function panel10(ctx) {
   }
 
   const refs = h("ol", { class: "refs", "data-test": "p10-refs" }, ...["p10.ref1", "p10.ref2", "p10.ref3"].map((k) => h("li", { lang: "en", text: t(k) })));
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p10.intro") }),
+  const panel = panelOf(
+    "p10",
     sent.root,
     msg.root,
-    h("div", { class: "needs-model" },
+    needsModel(
       h("p", {}, h("strong", { text: t("p10.translation") }), " ", translation),
       e1.root,
       e2.root,
@@ -469,5 +468,5 @@ export function panel10(ctx) {
   );
   render();
   for (const e of experiments) e.restore();
-  return { id: "p10", title: t("p10.title"), body };
+  return panel;
 }

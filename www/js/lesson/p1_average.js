@@ -5,7 +5,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, s, attrs, fmt, slider, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { h, s, attrs, fmt, svgPoint, slider, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { keySlider, panelOf, controls, engineError } from "./shared.js";
 import { ROLE } from "../colors.js";
 
 const N = 40;
@@ -57,7 +58,6 @@ export function panel1(ctx) {
   const { engine } = ctx;
   const data = makeData();
   let x0 = state.num("p1.x0", DEF_X0, 0, XMAX);
-  let width = state.num("p1.w", DEF_W, 0.1, 3);
   const grid = Float32Array.from({ length: 161 }, (_, i) => (i / 160) * XMAX);
 
   const msg = message();
@@ -75,17 +75,16 @@ export function panel1(ctx) {
     onInput: (v) => setX0(v),
     test: "p1-x0",
   });
-  const wSlider = slider({
+  const wSlider = keySlider({
     id: `${id}-w`,
     label: t("p1.widthLabel"),
+    key: "p1.w",
+    def: DEF_W,
     min: 0.1,
     max: 3,
     step: 0.05,
-    value: width,
     format: (v) => `σ = ${fmt(v, 2)}`,
-    onInput: (v) => {
-      width = v;
-      state.put("p1.w", v, DEF_W);
+    onChange: () => {
       curve = null;
       render();
     },
@@ -141,12 +140,8 @@ export function panel1(ctx) {
   // Pointer: drag the handle, or press anywhere on the plot to move x0 there.
   let dragging = false;
   const toX = (e) => {
-    const pt = svg.createSVGPoint();
-    pt.x = e.clientX;
-    pt.y = e.clientY;
-    const m = svg.getScreenCTM();
-    if (!m) return x0;
-    return xOf(pt.matrixTransform(m.inverse()).x);
+    const p = svgPoint(svg, e);
+    return p ? xOf(p.x) : x0;
   };
   svg.addEventListener("pointerdown", (e) => {
     dragging = true;
@@ -192,6 +187,7 @@ export function panel1(ctx) {
 
   let curve = null; // the smoothed curve for the current width
   function render() {
+    const width = wSlider.value;
     let res;
     try {
       res = engine.kernelSmooth(data.xs, data.ys, x0, width);
@@ -210,8 +206,7 @@ export function panel1(ctx) {
       msg.clear();
       draw(res, scale);
     } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, msg, e);
     }
   }
 
@@ -263,17 +258,15 @@ export function panel1(ctx) {
       nr: pick.length,
       nc: cols.length,
       kind: "seq",
+      plain: (r, c) => c !== 3, // only the weight column is a heat colour
     });
-    colorWeightColumn(top, 3);
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p1.intro") }),
+  const panel = panelOf(
+    "p1",
     h("p", { text: t("p1.kernel") }),
     tryThis(t("p1.try")),
-    h("div", { class: "controls" }, xSlider.root, wSlider.root),
+    controls(xSlider.root, wSlider.root),
     plotLabel,
     h("div", { class: "plot-wrap" }, svg),
     h("p", { class: "legend" },
@@ -292,17 +285,5 @@ export function panel1(ctx) {
   // Colour identity for the handle (query colour: it plays the role of the query later).
   handleShape.setAttribute("fill", ROLE.query);
   render();
-  return { id: "p1", title: t("p1.title"), body };
-}
-
-/** In the top-weights table only the weight column is a heat colour; the others stay plain. */
-function colorWeightColumn(table, col) {
-  for (const tr of table.table.tBodies[0].rows) {
-    for (let c = 1; c < tr.cells.length; c++) {
-      if (c - 1 !== col) {
-        tr.cells[c].style.backgroundColor = "";
-        tr.cells[c].classList.remove("on-dark");
-      }
-    }
-  }
+  return panel;
 }

@@ -5,8 +5,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button, scrollBox } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
+import { h, fmt, row, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button, scrollBox } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError } from "./shared.js";
 
 const DEF_KW = 1.5;
 
@@ -45,8 +45,6 @@ export function panel2(ctx) {
   const { engine } = ctx;
   const id = newId("p2");
   let word = state.int("p2.word", 0, 0, 999) - 1; // 1-based in the URL; -1 = default
-  let kw = state.num("p2.kw", DEF_KW, 0.2, 6);
-  let scale = state.bool("p2.scale", false);
   let marks = null; // Set of indices, from the URL or the default for the sentence
   let wv = null;
 
@@ -57,44 +55,20 @@ export function panel2(ctx) {
     state.put("p2.mark", null, null);
     render();
   });
-  const wordSel = select({
-    id: `${id}-word`,
-    label: t("p2.wordLabel"),
-    options: [],
-    value: "",
-    onChange: (v) => {
-      word = Number(v);
-      state.put("p2.word", word + 1, null);
-      render();
-    },
-    test: "p2-word",
-  });
-  const kwSlider = slider({
+  const wordSel = positionSelect({ id: `${id}-word`, label: t("p2.wordLabel"), key: "p2.word", test: "p2-word", onChange: (i) => { word = i; render(); } });
+  const kwSlider = keySlider({
     id: `${id}-kw`,
     label: t("p2.kwLabel"),
+    key: "p2.kw",
+    def: DEF_KW,
     min: 0.2,
     max: 6,
     step: 0.1,
-    value: kw,
     format: (v) => t("p2.kwText", { w: fmt(v, 1) }),
-    onInput: (v) => {
-      kw = v;
-      state.put("p2.kw", v, DEF_KW);
-      render();
-    },
+    onChange: render,
     test: "p2-kw",
   });
-  const scaleBox = checkbox({
-    id: `${id}-scale`,
-    label: t("p2.scaleLabel"),
-    checked: scale,
-    onChange: (v) => {
-      scale = v;
-      state.put("p2.scale", v ? 1 : 0, 0);
-      render();
-    },
-    test: "p2-scale",
-  });
+  const scaleBox = keyCheckbox({ id: `${id}-scale`, label: t("p2.scaleLabel"), key: "p2.scale", def: false, onChange: render, test: "p2-scale" });
   const chips = h("div", { class: "chips", role: "group", "aria-labelledby": `${id}-marks` });
   const marksLabel = h("p", { id: `${id}-marks`, class: "ctl-caption", text: t("p2.marksLabel") });
 
@@ -116,6 +90,8 @@ export function panel2(ctx) {
   const formulaDot = formula(t("p2.formulaDot"), "p2-formula-dot");
 
   function render() {
+    const kw = kwSlider.value;
+    const scale = scaleBox.value;
     wv = wordVectors(engine, ctx.shared.words);
     if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
@@ -124,7 +100,7 @@ export function panel2(ctx) {
     if (!marks) {
       marks = new Set(readMarks(tokens));
     }
-    wordSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), word);
+    wordSel.setTokens(names, word);
 
     // Marks: one toggle per word.
     chips.replaceChildren(
@@ -205,15 +181,12 @@ export function panel2(ctx) {
       nums.set("params", t("p2.paramsText"), 0);
       msg.clear();
     } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, msg, e);
     }
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p2.intro") }),
+  const panel = panelOf(
+    "p2",
     h("p", { text: t("p2.vectors") }),
     sent.root,
     h("div", { class: "vec-view" }, vecLabels, scrollBox(h("div", { class: "vec-scroll" }, vecCanvas))),
@@ -222,7 +195,7 @@ export function panel2(ctx) {
     h("h3", { text: t("p2.problemTitle") }),
     h("p", { text: t("p2.problem") }),
     tryBox.root,
-    h("div", { class: "controls" }, wordSel.root, kwSlider.root, scaleBox.root),
+    controls(wordSel.root, kwSlider.root, scaleBox.root),
     marksLabel,
     chips,
     formula(t("p2.formulaPos")),
@@ -234,6 +207,6 @@ export function panel2(ctx) {
     h("p", { text: t("p2.verdict") }),
   );
   render();
-  return { id: "p2", title: t("p2.title"), body };
+  return panel;
 }
 

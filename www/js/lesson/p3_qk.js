@@ -5,8 +5,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, s, attrs, fmt, row, slider, checkbox, select, formula, setFormula, readouts, HeatTable, message, newId, button } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry } from "./shared.js";
+import { h, s, attrs, fmt, row, svgPoint, slider, formula, setFormula, readouts, HeatTable, message, newId, button } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry, positionSelect, keyCheckbox, panelOf, controls, engineError } from "./shared.js";
 import { readMarks } from "./p2_words.js";
 import { ROLE } from "../colors.js";
 
@@ -27,7 +27,6 @@ export function panel3(ctx) {
   let wq = state.nums("p3.wq", I2, 4, -LIM, LIM);
   let wk = state.nums("p3.wk", I2, 4, -LIM, LIM);
   let word = state.int("p3.word", 0, 0, 999) - 1;
-  let scale = state.bool("p3.scale", true);
   let wv = null;
   let last = null; // last attend result
 
@@ -38,31 +37,8 @@ export function panel3(ctx) {
   });
   ctx.shared.addEventListener("marks", () => render());
 
-  const wordSel = select({
-    id: `${id}-word`,
-    label: t("p3.wordLabel"),
-    options: [],
-    value: "",
-    onChange: (v) => selectWord(Number(v)),
-    test: "p3-word",
-  });
-  const scaleBox = checkbox({
-    id: `${id}-scale`,
-    label: t("p3.scaleLabel"),
-    checked: scale,
-    onChange: (v) => {
-      scale = v;
-      state.put("p3.scale", v ? 1 : 0, 1);
-      render();
-    },
-    test: "p3-scale",
-  });
-
-  function selectWord(i) {
-    word = i;
-    state.put("p3.word", i + 1, null);
-    render();
-  }
+  const wordSel = positionSelect({ id: `${id}-word`, label: t("p3.wordLabel"), key: "p3.word", test: "p3-word", onChange: (i) => { word = i; render(); } });
+  const scaleBox = keyCheckbox({ id: `${id}-scale`, label: t("p3.scaleLabel"), key: "p3.scale", def: true, onChange: () => render(), test: "p3-scale" });
 
   // --- matrix sliders
   const mk = (name, which) => {
@@ -181,13 +157,6 @@ export function panel3(ctx) {
     render(true);
   }
   let dragging = false;
-  const svgPoint = (e) => {
-    const pt = svg.createSVGPoint();
-    pt.x = e.clientX;
-    pt.y = e.clientY;
-    const m = svg.getScreenCTM();
-    return m ? pt.matrixTransform(m.inverse()) : { x: SZ / 2, y: SZ / 2 };
-  };
   qHandle.addEventListener("pointerdown", (e) => {
     dragging = true;
     qHandle.setPointerCapture(e.pointerId);
@@ -196,7 +165,7 @@ export function panel3(ctx) {
   });
   qHandle.addEventListener("pointermove", (e) => {
     if (!dragging) return;
-    const p = svgPoint(e);
+    const p = svgPoint(svg, e) || { x: SZ / 2, y: SZ / 2 };
     aimQuery(...fromS(p.x, p.y));
   });
   qHandle.addEventListener("pointerup", () => (dragging = false));
@@ -218,7 +187,7 @@ export function panel3(ctx) {
     aimQuery(x, y);
   });
 
-  const heat = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p3.rowHeader"), onRow: (r) => selectWord(r), test: "p3-weights" });
+  const heat = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p3.rowHeader"), onRow: (r) => wordSel.pick(r), test: "p3-weights" });
   const scoreRow = new HeatTable({ kind: "div", digits: 2, rowHeader: "", test: "p3-scores" });
   const nums = readouts([
     { key: "x", label: t("p3.rX"), test: "p3-x" },
@@ -275,13 +244,13 @@ export function panel3(ctx) {
     const { tokens, n } = wv;
     const names = labels(tokens);
     if (word < 0 || word >= n) word = defaultWord(tokens);
-    wordSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), word);
+    wordSel.setTokens(names, word);
+    const scale = scaleBox.value;
     let a;
     try {
       a = engine.attend(wv.points.data, n, 2, wq, wk, 2, scale, false);
     } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, msg, e);
       return;
     }
     msg.clear();
@@ -401,14 +370,12 @@ export function panel3(ctx) {
     qHandle.setAttribute("aria-valuetext", t("p3.handleText", { x: fmt(q[0], 2), y: fmt(q[1], 2) }));
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p3.intro") }),
+  const panel = panelOf(
+    "p3",
     h("p", { text: t("p3.plane") }),
     sent.root,
     tryBox.root,
-    h("div", { class: "controls" }, wordSel.root, scaleBox.root),
+    controls(wordSel.root, scaleBox.root),
     h(
       "div",
       { class: "p3-layout" },
@@ -435,5 +402,5 @@ export function panel3(ctx) {
     h("p", { text: t("p3.caveat") }),
   );
   render();
-  return { id: "p3", title: t("p3.title"), body };
+  return panel;
 }

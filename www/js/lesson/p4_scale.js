@@ -4,8 +4,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, slider, checkbox, select, formula, setFormula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus } from "./shared.js";
+import { h, fmt, row, formula, setFormula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError } from "./shared.js";
 import { identity } from "./p2_words.js";
 
 const DEF_LEN = 1;
@@ -13,8 +13,6 @@ const DEF_LEN = 1;
 export function panel4(ctx) {
   const { engine } = ctx;
   const id = newId("p4");
-  let len = state.num("p4.len", DEF_LEN, 0.25, 3);
-  let scale = state.bool("p4.scale", false);
   let word = state.int("p4.word", 0, 0, 999) - 1;
 
   const sent = sentenceBox(ctx, "words", () => {
@@ -22,44 +20,20 @@ export function panel4(ctx) {
     state.put("p4.word", null, null);
     render();
   });
-  const wordSel = select({
-    id: `${id}-word`,
-    label: t("p4.wordLabel"),
-    options: [],
-    value: "",
-    onChange: (v) => {
-      word = Number(v);
-      state.put("p4.word", word + 1, null);
-      render();
-    },
-    test: "p4-word",
-  });
-  const lenSlider = slider({
+  const wordSel = positionSelect({ id: `${id}-word`, label: t("p4.wordLabel"), key: "p4.word", test: "p4-word", onChange: (i) => { word = i; render(); } });
+  const lenSlider = keySlider({
     id: `${id}-len`,
     label: t("p4.lenLabel"),
+    key: "p4.len",
+    def: DEF_LEN,
     min: 0.25,
     max: 3,
     step: 0.05,
-    value: len,
     format: (v) => `× ${fmt(v, 2)}`,
-    onInput: (v) => {
-      len = v;
-      state.put("p4.len", v, DEF_LEN);
-      render();
-    },
+    onChange: render,
     test: "p4-len",
   });
-  const scaleBox = checkbox({
-    id: `${id}-scale`,
-    label: t("p4.scaleLabel"),
-    checked: scale,
-    onChange: (v) => {
-      scale = v;
-      state.put("p4.scale", v ? 1 : 0, 0);
-      render();
-    },
-    test: "p4-scale",
-  });
+  const scaleBox = keyCheckbox({ id: `${id}-scale`, label: t("p4.scaleLabel"), key: "p4.scale", def: false, onChange: render, test: "p4-scale" });
 
   const bars = new Bars({ height: 150 });
   const rowTable = new HeatTable({ kind: "seq", digits: 3, rowHeader: "", test: "p4-row" });
@@ -68,11 +42,7 @@ export function panel4(ctx) {
     digits: 2,
     rowHeader: t("p4.rowHeader"),
     compact: true,
-    onRow: (r) => {
-      word = r;
-      state.put("p4.word", r + 1, null);
-      render();
-    },
+    onRow: (r) => wordSel.pick(r),
     test: "p4-weights",
   });
   const nums = readouts([
@@ -86,21 +56,22 @@ export function panel4(ctx) {
   const formulaEl = formula(t("p4.formula"), "p4-formula");
 
   function render() {
+    const len = lenSlider.value;
+    const scale = scaleBox.value;
     setFormula(formulaEl, t(scale ? "p4.formula" : "p4.formulaNoScale"));
     const wv = wordVectors(engine, ctx.shared.words);
     if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
     const names = labels(tokens);
     if (word < 0 || word >= n) word = defaultWord(tokens);
-    wordSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), word);
+    wordSel.setTokens(names, word);
     let a;
     try {
       const x = Float32Array.from(wv.vectors.data, (v) => v * len);
       const I = identity(d);
       a = engine.attend(x, n, d, I, I, d, scale, false);
     } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, msg, e);
       return;
     }
     msg.clear();
@@ -115,14 +86,8 @@ export function panel4(ctx) {
       data: [...sc, ...row(a.logits, word), ...w],
       nr: 3,
       nc: n,
+      plain: (r) => r < 2, // scores and logits are plain numbers; only the weights row is a heat colour
     });
-    // Scores and logits are plain numbers; only the weights row is a heat colour.
-    for (const r of [0, 1]) {
-      for (const td of Array.from(rowTable.table.tBodies[0].rows[r].cells).slice(1)) {
-        td.style.backgroundColor = "";
-        td.classList.remove("on-dark");
-      }
-    }
     heat.update({ label: t("p4.heatLabel"), rows: names, cols: names, data: a.weights.data, nr: n, nc: n, selected: word });
     let maxScore = -Infinity;
     for (const v of sc) maxScore = Math.max(maxScore, v);
@@ -141,14 +106,12 @@ export function panel4(ctx) {
     nums.set("slope", fmt(slope, 4), slope);
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p4.intro") }),
+  const panel = panelOf(
+    "p4",
     h("p", { text: t("p4.why") }),
     sent.root,
     tryThis(t("p4.try")),
-    h("div", { class: "controls" }, wordSel.root, lenSlider.root, scaleBox.root),
+    controls(wordSel.root, lenSlider.root, scaleBox.root),
     formulaEl,
     msg.root,
     bars.root,
@@ -160,5 +123,5 @@ export function panel4(ctx) {
     h("p", { text: t("p4.outro") }),
   );
   render();
-  return { id: "p4", title: t("p4.title"), body };
+  return panel;
 }

@@ -4,27 +4,25 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, checkbox, select, button, formula, setFormula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
-import { wordVectors, labels, sentenceBox, showVectorStatus, translateWithNotes } from "./shared.js";
+import { h, fmt, button, formula, setFormula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { wordVectors, labels, sentenceBox, showVectorStatus, translateWithNotes, positionSelect, keyCheckbox, panelOf, controls, needsModel, engineError } from "./shared.js";
 import { identity } from "./p2_words.js";
 
 export function panel5(ctx) {
   const { engine } = ctx;
   const id = newId("p5");
-  let causal = state.bool("p5.causal", true);
   let layer = state.int("p5.layer", 1, 1, 16) - 1;
   let head = state.int("p5.head", 1, 1, 64) - 1;
 
   // Two sentences meet in this panel: the word-vector example (shared with panels 2-4) and the
   // trained decoder's (shared with 6, 8, 9). Each box says what it drives.
   const sent = sentenceBox(ctx, "words", () => render(), { label: t("p5.wordsBox"), hint: t("p5.wordsHint") });
-  const causalBox = checkbox({
+  const causalBox = keyCheckbox({
     id: `${id}-causal`,
     label: t("p5.causalLabel"),
-    checked: causal,
-    onChange: (v) => {
-      causal = v;
-      state.put("p5.causal", v ? 1 : 0, 1);
+    key: "p5.causal",
+    def: true,
+    onChange: () => {
       render();
       renderModel();
     },
@@ -45,28 +43,8 @@ export function panel5(ctx) {
     { key: "tr", label: t("p5.rTranslation"), test: "p5-translation" },
     { key: "above", label: t("p5.rAboveModel"), test: "p5-decoder-above" },
   ]);
-  const layerSel = select({
-    id: `${id}-layer`,
-    label: t("ui.layer"),
-    options: [],
-    value: 0,
-    onChange: (v) => {
-      layer = Number(v);
-      state.put("p5.layer", layer + 1, 1);
-      renderModel();
-    },
-  });
-  const headSel = select({
-    id: `${id}-head`,
-    label: t("ui.head"),
-    options: [],
-    value: 0,
-    onChange: (v) => {
-      head = Number(v);
-      state.put("p5.head", head + 1, 1);
-      renderModel();
-    },
-  });
+  const layerSel = positionSelect({ id: `${id}-layer`, label: t("ui.layer"), key: "p5.layer", def: 1, onChange: (i) => { layer = i; renderModel(); } });
+  const headSel = positionSelect({ id: `${id}-head`, label: t("ui.head"), key: "p5.head", def: 1, onChange: (i) => { head = i; renderModel(); } });
   const useWords = button({ text: t("p5.useWords"), cls: "btn btn-small", test: "p5-use-words", onClick: () => ctx.shared.setModel(ctx.shared.words) });
   const modelSent = sentenceBox(ctx, "model", () => renderModel(), { label: t("p5.modelBox"), hint: t("p5.modelHint"), tools: [useWords] });
   const formulaEl = formula(t("p5.formula"), "p5-formula");
@@ -89,13 +67,13 @@ export function panel5(ctx) {
     if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
     const names = labels(tokens);
+    const causal = causalBox.value;
     let a;
     try {
       const I = identity(d);
       a = engine.attend(wv.vectors.data, n, d, I, I, d, true, causal);
     } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, msg, e);
       return;
     }
     msg.clear();
@@ -118,6 +96,7 @@ export function panel5(ctx) {
   function renderModel() {
     useWords.hidden = ctx.shared.model.trim() === ctx.shared.words.trim();
     const text = ctx.shared.model;
+    const causal = causalBox.value;
     const res = translateWithNotes(ctx, engine, modelSent, modelMsg, text, {}, { causalDecoder: causal });
     if (!res) return;
     const trace = res.run.trace;
@@ -125,8 +104,8 @@ export function panel5(ctx) {
     const H = trace.heads;
     layer = Math.min(layer, L - 1);
     head = Math.min(head, H - 1);
-    layerSel.setOptions(Array.from({ length: L }, (_, i) => ({ value: i, text: String(i + 1) })), layer);
-    headSel.setOptions(Array.from({ length: H }, (_, i) => ({ value: i, text: String(i + 1) })), head);
+    layerSel.setCount(L, layer);
+    headSel.setCount(H, head);
     const hd = trace.decoder.layers[layer].self_attn.sublayer.heads[head];
     const toks = labels(res.run.decoder_tokens);
     const masked = Array.from(hd.logits.data, (v) => v === -Infinity);
@@ -144,14 +123,12 @@ export function panel5(ctx) {
     modelNums.set("above", fmt(ab.sum, 6), ab.sum);
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p5.intro") }),
+  const panel = panelOf(
+    "p5",
     h("p", { text: t("p5.how") }),
     sent.root,
     tryThis(t("p5.try")),
-    h("div", { class: "controls" }, causalBox.root),
+    controls(causalBox.root),
     formulaEl,
     msg.root,
     heat.root,
@@ -159,10 +136,10 @@ export function panel5(ctx) {
     h("h3", { text: t("p5.modelTitle") }),
     h("p", { text: t("p5.model") }),
     modelMsg.root,
-    h("div", { class: "needs-model" }, modelSent.root, h("div", { class: "controls" }, layerSel.root, headSel.root), modelNums.root, decHeat.root),
+    needsModel(modelSent.root, controls(layerSel.root, headSel.root), modelNums.root, decHeat.root),
     h("p", { text: t("p5.outro") }),
   );
   render();
   renderModel();
-  return { id: "p5", title: t("p5.title"), body };
+  return panel;
 }

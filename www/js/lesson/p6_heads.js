@@ -6,7 +6,7 @@
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
 import { h, fmt, row, select, formula, setFormula, tryThis, HeatTable, message, newId, scrollBox } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes } from "./shared.js";
+import { labels, sentenceBox, translateWithNotes, keySelect, positionSelect, panelOf, controls, needsModel } from "./shared.js";
 
 const KINDS = ["cross", "enc"];
 const MAX_SHOWN = 8;
@@ -104,29 +104,20 @@ export function panel6(ctx) {
   let heads = state.int("p6.heads", 0, 0, 4096); // 0 = as trained
 
   const sent = sentenceBox(ctx, "model", () => render());
-  const kindSel = select({
+  const kindSel = keySelect({
     id: `${id}-kind`,
     label: t("p6.kindLabel"),
+    key: "p6.kind",
+    def: "cross",
     options: KINDS.map((k) => ({ value: k, text: t(`p6.kind.${k}`) })),
     value: kind,
     onChange: (v) => {
       kind = v;
-      state.put("p6.kind", v, "cross");
       render();
     },
     test: "p6-kind",
   });
-  const layerSel = select({
-    id: `${id}-layer`,
-    label: t("ui.layer"),
-    options: [],
-    value: 0,
-    onChange: (v) => {
-      layer = Number(v);
-      state.put("p6.layer", layer + 1, 0);
-      render();
-    },
-  });
+  const layerSel = positionSelect({ id: `${id}-layer`, label: t("ui.layer"), key: "p6.layer", def: 0, onChange: (i) => { layer = i; render(); } });
   const headsSel = select({
     id: `${id}-heads`,
     label: t("p6.headsLabel"),
@@ -163,7 +154,7 @@ export function panel6(ctx) {
     const trace = res.tr.trace;
     const layers = kind === "enc" ? trace.encoder.layers : trace.decoder.layers;
     if (layer < 0 || layer >= layers.length) layer = layers.length - 1;
-    layerSel.setOptions(layers.map((_, i) => ({ value: i, text: String(i + 1) })), layer);
+    layerSel.setCount(layers.length, layer);
     const att = kind === "enc" ? layers[layer].self_attn : layers[layer].cross_attn;
     const src = labels(res.src.tokens);
     // Cross-attention rows: the step that wrote each token (its query is the token before it).
@@ -241,16 +232,14 @@ export function panel6(ctx) {
     splitTable.replaceChildren(h("caption", { text: t("p6.splitLabel") }), h("thead", {}, head), body);
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p6.intro") }),
+  const panel = panelOf(
+    "p6",
     h("p", { text: t("p6.how", dims(engine)) }),
     msg.root,
-    h("div", { class: "needs-model" },
+    needsModel(
       sent.root,
       tryThis(t("p6.try")),
-      h("div", { class: "controls" }, kindSel.root, layerSel.root, headsSel.root),
+      controls(kindSel.root, layerSel.root, headsSel.root),
       formulaEl,
       h("p", {}, h("strong", { text: t("p6.translation") }), " ", translation),
       grid,
@@ -264,5 +253,5 @@ export function panel6(ctx) {
     h("p", { text: t("p6.outro") }),
   );
   render();
-  return { id: "p6", title: t("p6.title"), body };
+  return panel;
 }

@@ -5,8 +5,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, checkbox, select, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, scrollBox } from "./ui.js";
-import { labels } from "./shared.js";
+import { h, fmt, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, scrollBox } from "./ui.js";
+import { labels, keyCheckbox, positionSelect, panelOf, controls, needsModel, engineError } from "./shared.js";
 
 const DEF_A = "the brother carried the sister";
 const DEF_B = "the sister carried the brother";
@@ -39,7 +39,6 @@ export function panel7(ctx) {
   const id = newId("p7");
   let sa = state.str("p7.a", DEF_A);
   let sb = state.str("p7.b", DEF_B);
-  let pe = state.bool("p7.pe", true);
   let layer = state.int("p7.layer", 1, 1, 16) - 1;
   let head = state.int("p7.head", 1, 1, 64) - 1;
   let chosen = state.has("p7.layer") || state.has("p7.head"); // else pick the head where order matters most
@@ -47,19 +46,9 @@ export function panel7(ctx) {
   const boxA = textbox({ id: `${id}-a`, label: t("p7.aLabel"), value: sa, test: "p7-a", onInput: (v) => { sa = v; state.put("p7.a", v, DEF_A); render(); } });
   const boxB = textbox({ id: `${id}-b`, label: t("p7.bLabel"), value: sb, test: "p7-b", onInput: (v) => { sb = v; state.put("p7.b", v, DEF_B); render(); } });
   const grid = new HeatTable({ kind: "seq", digits: 3, rowHeader: "", test: "p7-grid" });
-  const peBox = checkbox({
-    id: `${id}-pe`,
-    label: t("p7.peLabel"),
-    checked: pe,
-    onChange: (v) => {
-      pe = v;
-      state.put("p7.pe", v ? 1 : 0, 1);
-      render();
-    },
-    test: "p7-pe",
-  });
-  const layerSel = select({ id: `${id}-layer`, label: t("ui.layer"), options: [], value: 0, onChange: (v) => { layer = Number(v); chosen = true; state.put("p7.layer", layer + 1, null); render(); } });
-  const headSel = select({ id: `${id}-head`, label: t("ui.head"), options: [], value: 0, onChange: (v) => { head = Number(v); chosen = true; state.put("p7.head", head + 1, null); render(); } });
+  const peBox = keyCheckbox({ id: `${id}-pe`, label: t("p7.peLabel"), key: "p7.pe", def: true, onChange: render, test: "p7-pe" });
+  const layerSel = positionSelect({ id: `${id}-layer`, label: t("ui.layer"), key: "p7.layer", onChange: (i) => { layer = i; chosen = true; render(); } });
+  const headSel = positionSelect({ id: `${id}-head`, label: t("ui.head"), key: "p7.head", onChange: (i) => { head = i; chosen = true; render(); } });
   const heatA = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p7.rowHeader"), compact: true, test: "p7-heat-a" });
   const heatB = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p7.rowHeader"), compact: true, test: "p7-heat-b" });
   const heatBA = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p7.rowHeader"), compact: true, test: "p7-heat-b-matched" });
@@ -72,6 +61,7 @@ export function panel7(ctx) {
   const formulaEl = formula(t("p7.formula"), "p7-formula");
 
   function render() {
+    const pe = peBox.value;
     setFormula(formulaEl, t(pe ? "p7.formula" : "p7.formulaNoPE"));
     if (!engine.hasLab) {
       msg.show("warn", t("err.lab", { msg: engine.errors.lab || "?" }));
@@ -87,8 +77,7 @@ export function panel7(ctx) {
       ra = engine.translateText(sa, { positional: pe });
       rb = engine.translateText(sb, { positional: pe });
     } catch (e) {
-      msg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, msg, e);
       return;
     }
     const unk = [...ra.src.unknown.map((i) => ra.src.tokens[i]), ...rb.src.unknown.map((i) => rb.src.tokens[i])];
@@ -122,8 +111,8 @@ export function panel7(ctx) {
     }
     layer = Math.min(layer, L - 1);
     head = Math.min(head, H - 1);
-    layerSel.setOptions(Array.from({ length: L }, (_, i) => ({ value: i, text: String(i + 1) })), layer);
-    headSel.setOptions(Array.from({ length: H }, (_, i) => ({ value: i, text: String(i + 1) })), head);
+    layerSel.setCount(L, layer);
+    headSel.setCount(H, head);
     if (perm) {
       grid.root.hidden = false;
       grid.update({
@@ -174,8 +163,7 @@ export function panel7(ctx) {
     try {
       m = engine.sinusoidalTable(PE_ROWS, d);
     } catch (e) {
-      peMsg.show("error", t("err.engine", { msg: e.message }));
-      ctx.onEngineError(e);
+      engineError(ctx, peMsg, e);
       return;
     }
     paintMatrix(peCanvas, m.data, m.rows, m.cols, { cell: 8, cellH: 8, range: 1 });
@@ -197,16 +185,14 @@ export function panel7(ctx) {
     );
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p7.intro") }),
+  const panel = panelOf(
+    "p7",
     h("p", { text: t("p7.how") }),
     msg.root,
-    h("div", { class: "needs-model" },
+    needsModel(
       h("div", { class: "controls controls-wide" }, boxA.root, boxB.root),
       tryThis(t("p7.try")),
-      h("div", { class: "controls" }, peBox.root, layerSel.root, headSel.root),
+      controls(peBox.root, layerSel.root, headSel.root),
       formulaEl,
       nums.root,
       h("div", { class: "side-by-side" }, heatA.root, heatB.root, heatBA.root),
@@ -223,5 +209,5 @@ export function panel7(ctx) {
   );
   render();
   renderPE();
-  return { id: "p7", title: t("p7.title"), body };
+  return panel;
 }

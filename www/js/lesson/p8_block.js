@@ -7,8 +7,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, select, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable, scrollBox } from "./ui.js";
-import { labels, sentenceBox, defaultWord, translateWithNotes } from "./shared.js";
+import { h, fmt, row, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable, scrollBox } from "./ui.js";
+import { labels, sentenceBox, defaultWord, translateWithNotes, positionSelect, panelOf, controls, needsModel } from "./shared.js";
 import { dims } from "./p6_heads.js";
 
 function stats(v) {
@@ -45,29 +45,8 @@ export function panel8(ctx) {
     state.put("p8.tok", null, null);
     render();
   });
-  const tokSel = select({
-    id: `${id}-tok`,
-    label: t("p8.tokLabel"),
-    options: [],
-    value: 0,
-    onChange: (v) => {
-      tok = Number(v);
-      state.put("p8.tok", tok + 1, null);
-      render();
-    },
-    test: "p8-token",
-  });
-  const layerSel = select({
-    id: `${id}-layer`,
-    label: t("p8.layerLabel"),
-    options: [],
-    value: 0,
-    onChange: (v) => {
-      layer = Number(v);
-      state.put("p8.layer", layer + 1, 1);
-      render();
-    },
-  });
+  const tokSel = positionSelect({ id: `${id}-tok`, label: t("p8.tokLabel"), key: "p8.tok", test: "p8-token", onChange: (i) => { tok = i; render(); } });
+  const layerSel = positionSelect({ id: `${id}-layer`, label: t("p8.layerLabel"), key: "p8.layer", def: 1, onChange: (i) => { layer = i; render(); } });
   const msg = message();
   const flow = h("ol", { class: "flow", "data-test": "p8-flow" });
   const alt = h("div");
@@ -102,8 +81,8 @@ export function panel8(ctx) {
     const n = names.length;
     if (tok < 0 || tok >= n) tok = defaultWord(res.src.tokens);
     layer = Math.min(layer, enc.layers.length - 1);
-    tokSel.setOptions(names.map((nm, i) => ({ value: i, text: `${i + 1}. ${nm}` })), tok);
-    layerSel.setOptions(enc.layers.map((_, i) => ({ value: i, text: String(i + 1) })), layer);
+    tokSel.setTokens(names, tok);
+    layerSel.setCount(enc.layers.length, layer);
 
     const L = enc.layers[layer];
     const prev = layer === 0 ? enc.embed.input : enc.layers[layer - 1].ffn.norm_first ? enc.layers[layer - 1].ffn.sum : enc.layers[layer - 1].ffn.norm;
@@ -186,29 +165,22 @@ export function panel8(ctx) {
       nr: n,
       nc: 6,
       selected: tok,
+      plain: () => true, // plain numbers: the table is for reading, not a map
     });
-    for (const tr of across.table.tBodies[0].rows) {
-      for (const td of Array.from(tr.cells).slice(1)) {
-        td.style.backgroundColor = "";
-        td.classList.remove("on-dark");
-      }
-    }
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p8.intro") }),
+  const panel = panelOf(
+    "p8",
     h("p", { text: t("p8.ffn", dims(engine)) }),
     h("p", { text: t("p8.addnorm") }),
     formula(t("p8.formulaFfn", dims(engine))),
     formula(t("p8.formulaAdd")),
     formula(t("p8.formulaNorm")),
     msg.root,
-    h("div", { class: "needs-model" },
+    needsModel(
       sent.root,
       tryThis(t("p8.try")),
-      h("div", { class: "controls" }, tokSel.root, layerSel.root),
+      controls(tokSel.root, layerSel.root),
       flow,
       alt,
       h("h3", { text: t("p8.acrossTitle") }),
@@ -217,5 +189,5 @@ export function panel8(ctx) {
     h("p", { text: t("p8.outro", dims(engine)) }),
   );
   render();
-  return { id: "p8", title: t("p8.title"), body };
+  return panel;
 }

@@ -9,8 +9,8 @@ import { lessonT as t, getLang } from "../i18n.js";
 import * as state from "../state.js";
 import { Session } from "../session.js";
 import { decodingPanel } from "../panels/index.js";
-import { h, s, select, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes, liveTry, isSeed } from "./shared.js";
+import { h, s, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
+import { labels, sentenceBox, translateWithNotes, liveTry, isSeed, positionSelect, panelOf, controls, needsModel } from "./shared.js";
 import { ROLE } from "../colors.js";
 
 export function panel9(ctx) {
@@ -25,8 +25,8 @@ export function panel9(ctx) {
     state.put("p9.t", null, null);
     render();
   });
-  const layerSel = select({ id: `${id}-layer`, label: t("ui.layer"), options: [], value: 0, onChange: (v) => { layer = Number(v); state.put("p9.layer", layer + 1, 0); render(); } });
-  const headSel = select({ id: `${id}-head`, label: t("ui.head"), options: [], value: 0, onChange: (v) => { head = Number(v); state.put("p9.head", head + 1, 1); render(); } });
+  const layerSel = positionSelect({ id: `${id}-layer`, label: t("ui.layer"), key: "p9.layer", def: 0, onChange: (i) => { layer = i; render(); } });
+  const headSel = positionSelect({ id: `${id}-head`, label: t("ui.head"), key: "p9.head", def: 1, onChange: (i) => { head = i; render(); } });
   const msg = message();
   const roles = h("table", { class: "numtable roles", role: "table", "aria-label": t("p9.rolesLabel"), "data-test": "p9-roles" });
   const translation = h("p", { class: "translation big", lang: "ko", "data-test": "p9-translation" });
@@ -185,9 +185,9 @@ export function panel9(ctx) {
     const H = trace.heads;
     if (layer < 0 || layer >= L) layer = L - 1;
     head = Math.min(head, H - 1);
-    layerSel.setOptions(Array.from({ length: L }, (_, i) => ({ value: i, text: String(i + 1) })), layer);
+    layerSel.setCount(L, layer);
     loaded.then(() => session.update({ sentence: text, layer, head }));
-    headSel.setOptions(Array.from({ length: H }, (_, i) => ({ value: i, text: String(i + 1) })), head);
+    headSel.setCount(H, head);
     const hd = trace.decoder.layers[layer].cross_attn.sublayer.heads[head];
     const produced = labels(tr.tokens.slice(0, hd.weights.rows).map((x) => `→ ${x}`));
     cross.update({
@@ -204,13 +204,11 @@ export function panel9(ctx) {
     drawRnn();
   }
 
-  const body = h(
-    "div",
-    { class: "panel-body" },
-    h("p", { text: t("p9.intro") }),
+  const panel = panelOf(
+    "p9",
     sent.root,
     msg.root,
-    h("div", { class: "needs-model" },
+    needsModel(
       roles,
       h("p", { text: t("p9.roles") }),
       h("h3", { text: t("p9.genTitle") }),
@@ -218,17 +216,17 @@ export function panel9(ctx) {
       translation,
       decoding,
       tryBox.root,
-      h("div", { class: "controls" }, layerSel.root, headSel.root),
+      controls(layerSel.root, headSel.root),
       formula(t("p9.formula")),
       cross.root),
     h("p", { class: "lab-cta" }, labLink),
     h("h3", { text: t("p9.rnnTitle") }),
     h("p", { text: t("p9.rnn") }),
-    h("div", { class: "controls" }, tSlider.root, playBtn),
+    controls(tSlider.root, playBtn),
     h("div", { class: "plot-wrap rnn-wrap" }, rnnSvg),
     rnnNums.root,
     h("p", { text: t("p9.outro") }),
   );
   render();
-  return { id: "p9", title: t("p9.title"), body };
+  return panel;
 }

@@ -1,8 +1,10 @@
 // Pieces several panels share: the lecture's sentence, the word-vector lookup with its messages,
-// the sentence text boxes bound to one shared sentence, and token pickers.
+// the sentence text boxes bound to one shared sentence, token pickers, controls bound to a
+// panel's URL key, engine errors, and the frame of what a panel returns.
 
 import { lessonT as t } from "../i18n.js";
-import { h, textbox, button, message, newId } from "./ui.js";
+import * as state from "../state.js";
+import { h, textbox, button, message, newId, select, slider, checkbox } from "./ui.js";
 
 /** The example sentence of the lecture (panels 2-9 start from it). */
 export const SEED = "Emma hates games, but she's a great friend";
@@ -55,6 +57,123 @@ export function labels(tokens) {
 export function defaultWord(tokens) {
   const i = tokens.indexOf("friend");
   return i >= 0 ? i : tokens.length - 1;
+}
+
+/**
+ * What a panel function gives main.js: its id ("p4"), its title (the strings' `p4.title`) and
+ * its body: the introduction (`p4.intro`), then `kids`.
+ * @param {string} id
+ * @param {...(Node | string | null)} kids
+ */
+export function panelOf(id, ...kids) {
+  return { id, title: t(`${id}.title`), body: h("div", { class: "panel-body" }, h("p", { text: t(`${id}.intro`) }), ...kids) };
+}
+
+/** A row of controls. @param {...(Node | null)} kids */
+export function controls(...kids) {
+  return h("div", { class: "controls" }, ...kids);
+}
+
+/**
+ * The part of a panel that needs the trained translator (hidden while the page has none:
+ * lesson.css, `.no-model`). @param {...(Node | string | null)} kids
+ */
+export function needsModel(...kids) {
+  return h("div", { class: "needs-model" }, ...kids);
+}
+
+/** An engine call failed: say so in `msg` and hand the error to the page's recovery. */
+export function engineError(ctx, msg, e) {
+  msg.show("error", t("err.engine", { msg: e.message }));
+  ctx.onEngineError(e);
+}
+
+// Controls bound to a key of the panel's URL state (state.put: a value equal to `def` leaves
+// the URL). A change writes the key, then calls `onChange` with the new value.
+
+/**
+ * A select whose option value is stored under `key` as it is.
+ * @param {{id: string, label: string, key: string, def: any, options: {value: any, text: string}[], value: any, onChange: (v: string) => void, test?: string}} o
+ */
+export function keySelect({ key, def, onChange, ...o }) {
+  return select({
+    ...o,
+    onChange: (v) => {
+      state.put(key, v, def);
+      onChange(v);
+    },
+  });
+}
+
+/**
+ * A select of positions (a token, a layer, a head): options are 0-based, the URL 1-based. The
+ * panel keeps the index (it may reset or clamp it); `pick(i)` does what choosing option i does
+ * (for other ways to choose: a table row).
+ * @param {{id: string, label: string, key: string, def?: number | null, onChange: (i: number) => void, test?: string}} o
+ */
+export function positionSelect({ id, label, key, def = null, onChange, test }) {
+  const pick = (i) => {
+    state.put(key, i + 1, def);
+    onChange(i);
+  };
+  const sel = select({ id, label, options: [], value: 0, onChange: (v) => pick(Number(v)), test });
+  return {
+    ...sel,
+    pick,
+    /** Options "1. word", "2. word", ... for the token labels `names`; `i` selected. @param {string[]} names @param {number} i */
+    setTokens: (names, i) => sel.setOptions(names.map((nm, k) => ({ value: k, text: `${k + 1}. ${nm}` })), i),
+    /** Options 1 .. n (layers, heads); `i` selected. @param {number} n @param {number} i */
+    setCount: (n, i) => sel.setOptions(Array.from({ length: n }, (_, k) => ({ value: k, text: String(k + 1) })), i),
+  };
+}
+
+/**
+ * A slider over [min, max] stored under `key`: it starts from the URL (else `def`) and
+ * `value` is its number (the one last chosen, as the URL has it).
+ * @param {{id: string, label: string, key: string, def: number, min: number, max: number, step: number, format?: (v: number) => string, onChange: (v: number) => void, test?: string}} o
+ */
+export function keySlider({ key, def, onChange, ...o }) {
+  let value = state.num(key, def, o.min, o.max);
+  const sl = slider({
+    ...o,
+    value,
+    onInput: (v) => {
+      value = v;
+      state.put(key, v, def);
+      onChange(v);
+    },
+  });
+  return {
+    ...sl,
+    get value() {
+      return value;
+    },
+    set(v) {
+      value = v;
+      sl.set(v);
+    },
+  };
+}
+
+/**
+ * A checkbox stored under `key` as 1 or 0, `def` without it; `value` is whether it is checked.
+ * @param {{id: string, label: string, key: string, def: boolean, onChange: (v: boolean) => void, test?: string}} o
+ */
+export function keyCheckbox({ key, def, onChange, ...o }) {
+  const box = checkbox({
+    ...o,
+    checked: state.bool(key, def),
+    onChange: (v) => {
+      state.put(key, v ? 1 : 0, def ? 1 : 0);
+      onChange(v);
+    },
+  });
+  return {
+    ...box,
+    get value() {
+      return box.input.checked;
+    },
+  };
 }
 
 /**
@@ -151,8 +270,7 @@ export function translateWithNotes(ctx, engine, sent, msg, text, options = {}, e
   try {
     res = engine.translateText(text, options, extra);
   } catch (e) {
-    msg.show("error", t("err.engine", { msg: e.message }));
-    ctx.onEngineError(e);
+    engineError(ctx, msg, e);
     return null;
   }
   msg.clear();

@@ -48,6 +48,19 @@ export function attrs(e, a) {
 
 export { fmt };
 
+/**
+ * Where a pointer event falls in `svg`'s own units (its viewBox), or null while the SVG is not
+ * laid out. @param {SVGSVGElement} svg @param {PointerEvent} e
+ */
+export function svgPoint(svg, e) {
+  const m = svg.getScreenCTM();
+  if (!m) return null;
+  const pt = svg.createSVGPoint();
+  pt.x = e.clientX;
+  pt.y = e.clientY;
+  return pt.matrixTransform(m.inverse());
+}
+
 /** Row `i` of a Mat {rows, cols, data}. */
 export function row(mat, i) {
   return mat.data.subarray(i * mat.cols, (i + 1) * mat.cols);
@@ -102,7 +115,10 @@ export function message() {
   };
 }
 
-/** A labelled range input with its value shown next to it. */
+/**
+ * A labelled range input with its value shown next to it.
+ * @param {{id: string, label: string, min: number, max: number, step: number, value: number, format?: (v: number) => string, onInput: (v: number) => void, test?: string}} o
+ */
 export function slider({ id, label, min, max, step, value, format = (v) => fmt(v, 2), onInput, test }) {
   const input = h("input", { type: "range", id, min, max, step, value, "data-test": test });
   const out = h("output", { for: id, class: "ctl-value", "aria-hidden": "true" });
@@ -127,7 +143,10 @@ export function slider({ id, label, min, max, step, value, format = (v) => fmt(v
   };
 }
 
-/** A labelled checkbox. */
+/**
+ * A labelled checkbox.
+ * @param {{id: string, label: string, checked: boolean, onChange: (v: boolean) => void, test?: string}} o
+ */
 export function checkbox({ id, label, checked, onChange, test }) {
   const input = h("input", { type: "checkbox", id, "data-test": test });
   input.checked = !!checked;
@@ -272,7 +291,8 @@ export class HeatTable {
 
   /**
    * d = {label, rows: [names], cols: [names], data (row-major), nr, nc, selected (row index),
-   *      masked (optional row-major booleans), range (for "div"), rowRole, colRole}
+   *      masked (optional row-major booleans), range (for "div"), rowRole, colRole,
+   *      plain (optional (row, col) => true for a cell of plain numbers, not heat-coloured)}
    */
   update(d) {
     const shape = `${d.nr}x${d.nc}|${d.rows.join("\u0001")}|${d.cols.join("\u0001")}|${this.rowHeader}`;
@@ -320,7 +340,7 @@ export class HeatTable {
         if (td.textContent !== txt) td.textContent = txt;
         let bg;
         let dark;
-        if (masked) {
+        if (masked || (d.plain && d.plain(r, c))) {
           bg = "";
           dark = false;
         } else if (this.kind === "seq") {
