@@ -6,7 +6,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: minilm serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
+.PHONY: minilm tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -85,6 +85,15 @@ minilm:
 	$(PYTHON) train/describe.py www/models/minilm-l6.safetensors source_language=en \
 	  "description=all-MiniLM-L6-v2 (sentence-transformers), a BERT-style encoder distilled from MiniLM and tuned on sentence pairs for sentence embeddings; no masked-LM head. Converted by train/convert.py --int8 --int8-linears from PyPI $(MINILM_PKG)." \
 	  "license=Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2)"
+
+# The Tiny GPT the lab offers on demand (www/models/tiny-gpt.safetensors, committed; not part of
+# `make test`): a decoder-only language model trained here on the English of the translator's
+# corpus (train/corpus.py writes it), about 10 minutes of one core (train/train_gpt.py).
+tiny-gpt:
+	@if [ "$(PYTHON)" = "target/venv/bin/python" ]; then scripts/setup.sh python; fi
+	$(PYTHON) -m pip install --quiet tokenizers
+	test -f train/out/train.tsv || python3 train/corpus.py
+	$(PYTHON) train/train_gpt.py --out www/models/tiny-gpt.safetensors
 
 # Fuzzing campaigns (not part of `make test`): every cargo-fuzz target in fuzz/ for
 # FUZZ_SECONDS (default 600) each, one summary line per target. Needs nightly + cargo-fuzz.

@@ -20,6 +20,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { SITE_MODELS } from "../www/js/models.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const WWW = join(ROOT, "www");
@@ -77,7 +78,7 @@ for (const page of pages) {
 // 2. The service worker: every file, versioned by a hash of all their contents. The models that
 // download only when a reader chooses them (www/js/models.js) are not precached: "Keep for
 // offline use" caches them on request (sw.template.js answers from that cache too).
-const ON_DEMAND = new Set(["models/minilm-l6.safetensors"]);
+const ON_DEMAND = new Set(SITE_MODELS.filter((m) => m.onDemand).map((m) => m.path));
 // their sizes, which the page says before a download (models.js modelSize): measured here, from the files
 const sizes = Object.fromEntries([...ON_DEMAND].filter((f) => existsSync(join(DIST, f))).map((f) => [f, statSync(join(DIST, f)).size]));
 writeFileSync(join(DIST, "models/sizes.json"), JSON.stringify(sizes));

@@ -279,3 +279,38 @@ test("MiniLM, the pretrained model, downloads only when chosen: its size first, 
   await expect(she.locator("td").nth(tokens.indexOf("emma"))).toHaveText(best.w.toFixed(7).replace(/0+$/, ""));
   expectClean(watch);
 });
+
+test("Tiny GPT, trained here: it predicts the next word of a sentence start, and its causal mask hides the future (switched off, weight appears above the diagonal)", async ({ page, watch }) => {
+  await openApp(page, "?debug=1");
+  await page.getByRole("radio", { name: "Tiny GPT (trained here, next word)" }).check();
+  await expect(status(page)).toContainText("Showing Tiny GPT", { timeout: 30_000 });
+  const box = page.getByRole("textbox", { name: "Text" });
+  await box.fill("the teacher gave the students");
+  await box.press("Enter");
+  const bars = page.locator('[data-test="prediction"] .bar-row');
+  await expect(bars).toHaveCount(10);
+  // the most probable next token is a word (not punctuation or the end), with the engine's probability
+  const top = await bars.first().locator(".bar-token").textContent();
+  expect(top).toMatch(/^\p{L}+$/u);
+  const engineTop = await page.evaluate(() => {
+    const P = window.attnscope.session.cur.trace.decoder.probs;
+    const row = Array.from(P.data.subarray((P.rows - 1) * P.cols));
+    const i = row.indexOf(Math.max(...row));
+    return window.attnscope.session.info.srcVocab[i];
+  });
+  expect(top).toBe(engineTop);
+  await expect(page.locator("#model-card")).toContainText("next-token accuracy");
+
+  // the mask: nothing above the diagonal; off, the same map has weight there
+  await page.getByRole("checkbox", { name: "Show heatmaps as tables" }).check();
+  const name = "decoder self-attention weights, layer 1, head 1";
+  const above = async () => {
+    const table = await filled(page.getByRole("table", { name, exact: true }).first());
+    const rows = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => Number(td.textContent))));
+    return rows.reduce((m, r, i) => Math.max(m, ...r.slice(i + 1), 0), 0);
+  };
+  expect(await above()).toBe(0);
+  await page.getByRole("checkbox", { name: "Causal mask in the decoder" }).uncheck();
+  await expect.poll(above).toBeGreaterThan(0.01);
+  expectClean(watch);
+});

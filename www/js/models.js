@@ -20,6 +20,8 @@ export const SITE_MODELS = [
   { id: "", path: ASSET.model, label: "models.translator", onDemand: false },
   // sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0), int8: `make minilm` writes it
   { id: "builtin:minilm", path: "models/minilm-l6.safetensors", label: "models.minilm", onDemand: true },
+  // a decoder-only language model trained here (train/train_gpt.py)
+  { id: "builtin:tiny-gpt", path: "models/tiny-gpt.safetensors", label: "models.tinyGpt", onDemand: true },
 ];
 
 /** The cache "Keep for offline use" writes (the service worker reads it; a new site version keeps it). */
