@@ -3,7 +3,9 @@
 output pkg/ at /pkg/; `make serve` serves the built dist/).
 
 Standard library only. Sends the page's Content-Security-Policy so that what is tested locally
-is what a strict static host would enforce.
+is what a strict static host would enforce. Any page may frame the site (the embeds): `*` in
+`frame-ancestors` matches network schemes only (http, https, ws, wss), so `file:` is listed as
+well, for course notes opened from disk (tests/e2e/embed.spec.js).
 """
 import functools
 import http.server
@@ -12,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors *"
+CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors * file:"
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):

@@ -146,3 +146,72 @@ test("a focused heatmap cell reads out its raw score, scaled/masked score and we
   await expect(readout).toContainText(table.values[1][0].toFixed(4));
   expectClean(watch);
 });
+
+test("rollout: the lead, the pronoun note and the head selector follow the colour mode", async ({ page, watch }, testInfo) => {
+  await openApp(page, "?debug=1#layer=2");
+  const hint = page.locator('[data-test="pronoun-hint"]');
+  const head = page.getByRole("combobox", { name: "Head", exact: true });
+  const lead = page.locator("#sec-attention .lead");
+  const note = page.locator("#head-note");
+  // the weights: the seed sentence's pronoun note speaks of a head; the lead of weights
+  await expect(hint).toBeVisible();
+  await expect(hint).toContainText(/head/);
+  await expect(lead).toContainText("A row's colours are that word's attention weights");
+  await expect(head).toBeEnabled();
+  await expect(note).toBeHidden();
+
+  await page.getByRole("combobox", { name: "Colour by" }).selectOption("rollout");
+  const name = "encoder self-attention rollout through layer 2 (all heads)";
+  await expect(page.locator("#heatmap-title")).toHaveText(name);
+  // no note about one head over a map of every head; the lead says what the colours are now
+  await expect(hint).toBeHidden();
+  await expect(lead).not.toContainText("attention weights");
+  await expect(lead).toContainText("rollout combines every head of every layer up to this one");
+  // the head selector is off, and says why
+  await expect(head).toBeDisabled();
+  await expect(note).toBeVisible();
+  await expect(note).toHaveText(/^Rollout averages all the heads of each layer, so this map has no head to choose/);
+  await expect(head).toHaveAccessibleDescription(/^Rollout averages all the heads/);
+  // and the map is the engine's rollout, not a head's weights
+  const table = await readTable(page, name);
+  const truth = await page.evaluate(() => {
+    const m = window.attnscope.engine.rollout().encoder[1];
+    return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.slice(i * m.cols, (i + 1) * m.cols)));
+  });
+  const worst = Math.max(...truth.flatMap((r, i) => r.map((v, j) => Math.abs(v - table.values[i][j]))));
+  expect(worst).toBeLessThanOrEqual(1e-6);
+  await shot(page, testInfo, "rollout-note");
+
+  // another mode brings the head back: the value-weighted map is one head's
+  await page.getByRole("combobox", { name: "Colour by" }).selectOption("value");
+  await expect(head).toBeEnabled();
+  await expect(note).toBeHidden();
+  await expect(head).not.toHaveAttribute("aria-describedby");
+  await expect(lead).toContainText("value vector");
+  await expect(hint).toBeVisible();
+  await page.getByRole("combobox", { name: "Colour by" }).selectOption("weights");
+  await expect(lead).toContainText("A row's colours are that word's attention weights");
+
+  // in Korean, from a link straight into the rollout view
+  await page.goto("about:blank");
+  await openApp(page, "#lang=ko&show=rollout&layer=2");
+  const headKo = page.getByRole("combobox", { name: "헤드", exact: true });
+  await expect(headKo).toBeDisabled();
+  await expect(page.locator("#head-note")).toHaveText(/^롤아웃은 층마다 모든 헤드를 평균하므로/);
+  await expect(page.locator("#sec-attention .lead")).toContainText("롤아웃은 이 층까지 모든 층의 모든 헤드를");
+  await expect(page.locator('[data-test="pronoun-hint"]')).toBeHidden();
+  expectClean(watch);
+});
+
+test("an embed in the rollout view: the title names the rollout, the head selector is off and says why", async ({ page, watch }) => {
+  await page.goto("/index.html?embed=1&panel=heatmap&controls=layer,head,show&layer=2&show=rollout");
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: "encoder self-attention rollout through layer 2 (all heads)" })).toBeVisible();
+  const head = page.getByRole("combobox", { name: "Head", exact: true });
+  await expect(head).toBeDisabled();
+  await expect(head).toHaveAccessibleDescription(/^Rollout averages all the heads/);
+  await page.getByRole("combobox", { name: "Colour by" }).selectOption("weights");
+  await expect(head).toBeEnabled();
+  await expect(page.getByRole("heading", { name: "encoder self-attention weights, layer 2, head 1" })).toBeVisible();
+  expectClean(watch);
+});

@@ -1,6 +1,10 @@
 // Embedding: the course-notes example (a sandboxed iframe and two <attnscope-panel> elements),
 // embed mode in a sandboxed iframe, permalinks that carry W_Q/W_K edits, and the lab's
 // "Embed this" snippets pasted into a page of their own.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, urlState, viewOf, filled, watchRetranslations, editsSettled } from "./fixtures.js";
 
 // The pages made up below are served by page.route, which a service worker (the built site
@@ -8,7 +12,7 @@ import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellP
 test.use({ serviceWorkers: "block" });
 
 // the server's policy (scripts/serve.py), for the pages the tests make up
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors *";
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors * file:";
 
 /** Serve `files` ({"/examples/x.html": body}) from the site's origin, under its CSP. */
 async function serveFiles(page, files) {
@@ -284,6 +288,41 @@ ${elementCode}
   await expect.poll(() => page.locator("iframe").evaluate((f) => f.style.height)).toMatch(/^\d+px$/);
   await shot(page, testInfo, "snippets-pasted");
   expectClean(watch);
+});
+
+test("the iframe snippet works in course notes opened from disk (file://): the server's CSP lets a file: page frame it", async ({ page }, testInfo) => {
+  await openApp(page, "?s=she+is+a+great+friend&layer=2&head=3");
+  const name = heatmapName("encoder", 2, 3);
+  const lab = await readTable(page, name);
+  await page.getByRole("button", { name: "Embed this" }).click();
+  const dialog = page.getByRole("dialog", { name: "Embed this view" });
+  // the dialog says so
+  await expect(dialog.getByText(/Both work in a page opened from your own disk \(file:\/\/\) too/)).toBeVisible();
+  const code = await dialog.getByRole("textbox", { name: /^As an iframe/ }).inputValue();
+  const origin = new URL(page.url()).origin;
+  expect(code).toContain(` src="${origin}/index.html?embed=1`); // the test server's embed URL
+  // a teacher's notes.html on disk, the snippet pasted as is
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "attnscope-notes-"));
+  try {
+    const file = path.join(dir, "notes.html");
+    fs.writeFileSync(file, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>My notes</title></head><body><h1>Attention, week 3</h1>\n${code}\n</body></html>`);
+    const blocked = [];
+    page.on("console", (m) => m.type() === "error" && blocked.push(m.text()));
+    await page.goto(pathToFileURL(file).href);
+    expect(new URL(page.url()).protocol).toBe("file:");
+    const frame = page.frameLocator("iframe");
+    // the panel renders inside: its title, its map, and the same numbers as the lab
+    await expect(frame.getByRole("heading", { name: "encoder self-attention weights, layer 2, head 3" })).toBeVisible({ timeout: 30_000 });
+    await expect(frame.locator(".heatmap-canvas").first()).toBeVisible();
+    await expect(frame.getByRole("table", { name, exact: true })).toHaveCount(1);
+    expect((await readTable(frame, name)).text).toEqual(lab.text);
+    const inner = page.frames().find((f) => f.url().includes("embed=1"));
+    await expect.poll(() => inner.evaluate(() => document.body.dataset.ready)).toBe("1");
+    expect(blocked.filter((m) => /frame-ancestors|refused to (connect|frame)/i.test(m)), "framing refused").toEqual([]);
+    await shot(page, testInfo, "snippet-from-disk");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.describe("the built site (E2E_ROOT=dist)", () => {

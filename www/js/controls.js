@@ -10,7 +10,8 @@
 //
 // Texts that depend on the switches (elements with `data-follow`: the hints with d_k, the
 // formula's /√d_k and +M, the decoder self-attention's name and what it does, the "peeking"
-// note) are set here too, so a label never contradicts the state.
+// note, the lead's sentence on what the colours are, the note under a head selector that rollout
+// disables) are set here too, so a label never contradicts the state.
 
 import * as S from "./state.js";
 import * as C from "./core.js";
@@ -55,6 +56,8 @@ function generate(container, names, uid) {
       wrap.append(label, el("select", "", { id, "data-control": name }));
     } else continue; // "export" is the heatmap's download row
     container.append(wrap);
+    // why the head selector is off in the rollout view (render)
+    if (name === "head") container.append(el("p", "hint ap-head-note", { id: `${id}-note`, "data-follow": "head-note", hidden: true }));
   }
 }
 
@@ -140,6 +143,7 @@ export const controlsPanel = {
         }
         for (const e of follow("stack-about")) setText(e, t(modelKey(`stack.${s.stack}${s.stack === "decoder_self" ? open : ""}.about`, info)));
         for (const e of follow("peek")) e.hidden = s.causalDecoder;
+        for (const e of follow("attn-lead")) setText(e, t("attn.lead", { colours: t(`attn.colours.${s.show}`) }));
         for (const e of follow("formula-scale")) e.classList.toggle("off", !s.scale);
         const masked = s.stack === "decoder_self" ? s.causalDecoder : s.stack === "encoder" ? s.causalEncoder : false;
         for (const e of follow("formula-mask")) e.hidden = !masked;
@@ -155,7 +159,19 @@ export const controlsPanel = {
         const count = (n) => Array.from({ length: n }, (_, i) => [i, String(i + 1)]);
         const layers = C.layersOf(info, stack);
         for (const sel of all("layer")) fill(sel, count(layers), Math.min(s.layer, layers - 1));
-        for (const sel of all("head")) fill(sel, count(heads), s.head);
+        // rollout averages the heads: its map has no head, and the selector says why it is off
+        const noHead = s.show === "rollout";
+        const note = follow("head-note")[0];
+        if (note) {
+          note.hidden = !noHead;
+          if (noHead) setText(note, t("attn.headRollout"));
+        }
+        for (const sel of all("head")) {
+          fill(sel, count(heads), s.head);
+          sel.disabled = noHead;
+          if (noHead && note?.id) sel.setAttribute("aria-describedby", note.id);
+          else sel.removeAttribute("aria-describedby");
+        }
         const choice = (n) => [n, t("opt.heads.option", { h: n, dk: info.dModel / n }) + (n === info.nhead ? ` ${t("opt.heads.trained")}` : "")];
         for (const sel of all("heads")) fill(sel, info.headChoices.map(choice), heads);
         const dk = info.dModel / heads;

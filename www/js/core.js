@@ -105,6 +105,29 @@ export function parseHeadName(name) {
   return stack ? { stack, layer: ref.layer, head: ref.head } : null;
 }
 
+/**
+ * A head in words, for readers: "cross-attention layer 1 head 2" ("교차 어텐션 1층 2번 헤드"),
+ * from a head reference ("c1h2", as the engine and the URL name it); the reference itself when it
+ * names no head. @param {Translate} t @param {string} name
+ */
+export function headWords(t, name) {
+  const h = parseHeadName(name);
+  return h ? t("head.name", { stack: t(`stackName.${h.stack}`), layer: h.layer + 1, head: h.head + 1 }) : name;
+}
+
+/** The state's knocked-out heads ("e1h2", ...), in the order of the stacks, layers and heads. @param {State} state @returns {string[]} */
+export function knockedOutHeads(state) {
+  const order = (/** @type {string} */ n) => {
+    const h = parseHeadName(n);
+    return h ? [S.STACKS.indexOf(h.stack), h.layer, h.head] : [S.STACKS.length, 0, 0];
+  };
+  const list = state.knockOut ? state.knockOut.split(",") : [];
+  return list.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
 /** Whether the state knocks this head out. @param {State} state @param {StackName} stack @param {number} layer @param {number} head */
 export function knockedOut(state, stack, layer, head) {
   return !!state.knockOut && state.knockOut.split(",").includes(headName(stack, layer, head));
@@ -352,9 +375,15 @@ export function heatmapData(cur, state, t, engine = null) {
   };
 }
 
-/** The heatmap's title: its label, and what colours it when not the weights. @param {State} state @param {string} label @param {Translate} t */
+/**
+ * The heatmap's title: its label, what colours it when not the weights, and whether its head is
+ * switched off (knock-out; rollout's map is of every head, none of them alone).
+ * @param {State} state @param {string} label @param {Translate} t
+ */
 export function heatmapTitle(state, label, t) {
-  return BEYOND.has(state.show) ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
+  const title = BEYOND.has(state.show) ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
+  const off = state.show !== "rollout" && knockedOut(state, state.stack, state.layer, state.head);
+  return off ? `${title} ${t("attn.headOff")}` : title;
 }
 
 /**
@@ -495,16 +524,24 @@ export function qkData(engine, state, heads, ranges, t) {
   };
 }
 
-/** The decoding panel's data (Decoding.setData), or null when nothing was decoded. @param {Run} cur @param {State} state @param {ModelInfo} info */
-export function decodingData(cur, state, info) {
+/**
+ * The decoding panel's data (Decoding.setData), or null when nothing was decoded. `file` (the
+ * model file's header, engine.file) gives the tokenizer's glue marker ("+": "+는" is written onto
+ * the token before it) and whether a glued consonant joins the syllable before it (compose_jamo,
+ * src/tokenizer.rs), for the note on glue tokens.
+ * @param {Run} cur @param {State} state @param {ModelInfo} info @param {import("./model_file.js").ModelFile | null} [file]
+ */
+export function decodingData(cur, state, info, file = null) {
   const steps = cur.tr?.steps;
   if (!steps?.length) return null;
+  const tok = file?.config.tokenizer ?? {};
   return {
     steps,
     srcTokens: cur.src.tokens,
     step: Math.min(state.step, steps.length - 1),
     layer: Math.min(state.layer, info.decoderLayers - 1),
     head: state.head,
+    glue: { marker: typeof tok.glue_prefix === "string" ? tok.glue_prefix : "", composeJamo: !!tok.compose_jamo },
   };
 }
 

@@ -2,7 +2,8 @@
 // probable next tokens as bars, the token chosen, and the cross-attention row over the source
 // tokens (every head of one decoder layer) that was computed while choosing it. A step that
 // wrote <unk> and copied a source word through cross-attention (the engine's `copy` record) is
-// marked like the copied word in the translation.
+// marked like the copied word in the translation. A glue token ("+ㅆ", the model's glue marker
+// first) gets a line on what the marker means.
 
 import { el, fmt, setLanguage } from "./dom.js";
 import { Heatmap } from "./heatmap.js";
@@ -38,13 +39,14 @@ export class Decoding {
     this.bars = el("ol", "dec-bars");
     this.chosen = el("p", "dec-chosen", { role: "status" });
     this.copy = el("p", "dec-copy", { hidden: true });
+    this.glue = el("p", "hint dec-glue", { hidden: true });
     this.crossTitle = el(heading, "dec-sub");
     const crossBox = el("div", "dec-cross");
     this.cross = new Heatmap(crossBox, { rowRole: null, colRole: "key", maxCell: 30, minCell: 12, t: this.t });
 
     const cols = el("div", "dec-cols");
     const left = el("div", "dec-col");
-    left.append(this.prefixTitle, this.prefix, this.barsTitle, this.bars, this.chosen, this.copy);
+    left.append(this.prefixTitle, this.prefix, this.barsTitle, this.bars, this.chosen, this.glue, this.copy);
     const right = el("div", "dec-col");
     right.append(this.crossTitle, crossBox);
     cols.append(left, right);
@@ -81,7 +83,27 @@ export class Decoding {
     if (s !== this.step) this.onStep(s);
   }
 
+<<<<<<< HEAD
   /** d = {steps, srcTokens, step, layer, head, layers, languages: {source, target} (engine.languages)} */
+=======
+  /**
+   * The note on a glue token: what its marker means, and the token it is written onto (the
+   * previous step's, as the prefix shows it). `glue`: {marker, composeJamo} (core.decodingData).
+   */
+  glueText(steps, k, glue) {
+    const token = steps[k].token;
+    if (!glue?.marker || token.length <= glue.marker.length || !token.startsWith(glue.marker)) return null;
+    const body = token.slice(glue.marker.length);
+    const before = steps[k - 1];
+    if (!before) return this.t("dec.glueFirst", { token });
+    // a consonant that can be a final one (all of U+3131..U+314E but ㄸ ㅃ ㅉ: src/tokenizer.rs)
+    const jamo = glue.composeJamo && /^[\u3131-\u314e]/u.test(body) && !"ㄸㅃㅉ".includes(body[0]);
+    const vars = { token, marker: glue.marker, prev: before.copy ? before.copy.word : before.token, jamo: body[0] };
+    return this.t(jamo ? "dec.glueJamo" : "dec.glue", vars);
+  }
+
+  /** d = {steps, srcTokens, step, layer, head, glue} */
+>>>>>>> fix25
   setData(d) {
     this.data = d;
     this.languages = d.languages;
@@ -113,6 +135,9 @@ export class Decoding {
     this.bars.replaceChildren(...probBars(st.top, st.token));
     this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.prob * 100, 1) });
     if (st.blocked) this.chosen.textContent += ` ${this.t("dec.blocked", { token: st.blocked })}`;
+    const glue = this.glueText(d.steps, this.step, d.glue);
+    this.glue.hidden = !glue;
+    this.glue.textContent = glue ?? "";
     this.copy.hidden = !st.copy;
     if (st.copy) {
       const tip = this.copyText(st.copy);

@@ -14,7 +14,7 @@ export const decodingPanel = {
     const view = new Decoding(container, { onStep: (k) => session.select({ step: k }), t: session.t, heading: opts.subheading });
     return {
       render() {
-        const d = C.decodingData(session.cur, session.state, session.info);
+        const d = C.decodingData(session.cur, session.state, session.info, session.engine?.file);
         if (d) view.setData({ ...d, languages: session.engine.languages });
       },
       tables(on) {

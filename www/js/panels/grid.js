@@ -2,6 +2,8 @@
 // a row per layer; clicking one selects it. Below, a toggle per head switches it off (head
 // knock-out: its output is zeroed before W_O, src/analysis.rs) and back on; the translation and
 // every map follow. Knocked-out heads are veiled in the grid and kept in the URL (state "ko").
+// The toggles are of the stack shown, and say so; the count below names every head that is off,
+// those of the other stacks too.
 
 import * as C from "../core.js";
 import { HeadGrid } from "../heatmap.js";
@@ -18,7 +20,8 @@ export const gridPanel = {
     const grid = new HeadGrid(container, { onSelect: (layer, head) => session.select({ layer, head }), t });
     const box = el("div", "knock");
     const hint = el("p", "hint");
-    const groups = el("div", "knock-groups");
+    const stackLabel = el("span", "knock-stack", { id: `${session.uid}-knock-stack` });
+    const groups = el("div", "knock-groups", { role: "group", "aria-labelledby": stackLabel.id });
     const restore = el("button", "btn btn-small", { type: "button" });
     const count = el("span", "knock-count", { role: "status" });
     restore.addEventListener("click", () => session.toggleHead(null));
@@ -35,13 +38,16 @@ export const gridPanel = {
       const heads = session.heads();
       if (shape !== `${stack}/${layers}/${heads}/${session.lang}`) {
         shape = `${stack}/${layers}/${heads}/${session.lang}`;
+        const stackName = t(`stackName.${stack}`);
+        setText(stackLabel, t("grid.knockStack", { stack: stackName }));
         groups.replaceChildren(
+          stackLabel,
           ...Array.from({ length: layers }, (_, l) => {
-            const g = el("div", "knock-layer", { role: "group", "aria-label": t("grid.knockLayer", { n: l + 1 }) });
+            const g = el("div", "knock-layer", { role: "group", "aria-label": t("grid.stackLayer", { stack: stackName, n: l + 1 }) });
             g.append(el("span", "knock-label", { "aria-hidden": "true" }, t("grid.knockLayer", { n: l + 1 })));
             for (let h = 0; h < heads; h++) {
               const name = C.headName(stack, l, h);
-              const b = el("button", "btn btn-small knock-btn", { type: "button", "data-head": name, "aria-label": t("grid.knockOne", { stack: t(`stackName.${stack}`), layer: l + 1, head: h + 1 }) }, `H${h + 1}`);
+              const b = el("button", "btn btn-small knock-btn", { type: "button", "data-head": name, "aria-label": t("grid.knockOne", { stack: stackName, layer: l + 1, head: h + 1 }) }, `H${h + 1}`);
               b.addEventListener("click", () => session.toggleHead(name));
               g.append(b);
             }
@@ -50,11 +56,13 @@ export const gridPanel = {
         );
       }
       for (const b of groups.querySelectorAll("button")) b.setAttribute("aria-pressed", String(C.knockedOut(state, stack, ...parse(b.dataset.head))));
-      const n = state.knockOut ? state.knockOut.split(",").length : 0;
+      // every head that is off, in words: those of the other stacks have no toggle on screen
+      const off = C.knockedOutHeads(state);
+      const n = off.length;
       restore.disabled = n === 0;
       setText(hint, t(modelKey("grid.knock", session.info)));
       setText(restore, t("grid.restore"));
-      setText(count, n ? t("grid.off", { n }) : "");
+      setText(count, n ? t(n === 1 ? "grid.offOne" : "grid.off", { n, names: off.map((x) => C.headWords(t, x)).join(", ") }) : "");
     }
     /** "e1h2" -> [layer, head], 0-based. @param {string} name @returns {[number, number]} */
     const parse = (name) => {
