@@ -83,9 +83,6 @@ export class Decoding {
     if (s !== this.step) this.onStep(s);
   }
 
-<<<<<<< HEAD
-  /** d = {steps, srcTokens, step, layer, head, layers, languages: {source, target} (engine.languages)} */
-=======
   /**
    * The note on a glue token: what its marker means, and the token it is written onto (the
    * previous step's, as the prefix shows it). `glue`: {marker, composeJamo} (core.decodingData).
@@ -102,8 +99,7 @@ export class Decoding {
     return this.t(jamo ? "dec.glueJamo" : "dec.glue", vars);
   }
 
-  /** d = {steps, srcTokens, step, layer, head, glue} */
->>>>>>> fix25
+  /** d = {steps, srcTokens, step, layer, head, glue, languages: {source, target} (engine.languages)} */
   setData(d) {
     this.data = d;
     this.languages = d.languages;

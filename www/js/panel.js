@@ -174,11 +174,7 @@ class EmbeddedPanel {
   renderHead() {
     const { t, state: s, cur } = this.session;
     let title = t(`panel.${this.panel}`);
-<<<<<<< HEAD
     if ((this.panel === "heatmap" || this.panel === "qk" || this.panel === "weighted" || this.panel === "dot") && cur) {
-      title = C.heatmapTitle(s, C.heatmapLabel(t, s.stack, s.layer, s.head), t);
-=======
-    if ((this.panel === "heatmap" || this.panel === "qk" || this.panel === "weighted") && cur) {
       // the heatmap's own label: "rollout through layer 2 (all heads)" in the rollout view
       let label = C.heatmapLabel(t, s.stack, s.layer, s.head);
       try {
@@ -187,7 +183,6 @@ class EmbeddedPanel {
         /* the engine failed: the map's own render reports it */
       }
       title = C.heatmapTitle(s, label, t);
->>>>>>> fix25
     }
     setText(this.titleEl, title);
     this.root.lang = this.lang;
