@@ -277,6 +277,22 @@ test("MiniLM, the pretrained model, downloads only when chosen: its size first, 
   const table = await filled(page.getByRole("table", { name: `encoder self-attention weights, layer ${best.layer + 1}, head ${best.head + 1}`, exact: true }).first());
   const she = table.locator("tbody tr").nth(tokens.indexOf("she"));
   await expect(she.locator("td").nth(tokens.indexOf("emma"))).toHaveText(best.w.toFixed(7).replace(/0+$/, ""));
+
+  // the guide to heads worth finding (scripts/find-heads.mjs): "Show me" selects the stated head,
+  // and on this sentence that head does what the guide says, more than the guide's average head
+  const guide = JSON.parse(fs.readFileSync(path.join(FAMILIES, "../../../www/models/minilm-heads.json"), "utf8"));
+  const items = page.locator('[data-test="heads-guide"] li');
+  await expect(items).toHaveCount(guide.patterns.length);
+  const prev = guide.patterns.find((g) => g.pattern === "previous");
+  const item = page.locator('[data-test="heads-guide"] li[data-pattern="previous"]');
+  await expect(item).toContainText(`layer ${prev.layer + 1}, head ${prev.head + 1}`);
+  await item.getByRole("button", { name: /^Show The word before/ }).click();
+  await expect(page.getByRole("combobox", { name: "Layer", exact: true })).toHaveValue(String(prev.layer));
+  await expect(page.getByRole("combobox", { name: "Head", exact: true })).toHaveValue(String(prev.head));
+  const shown = await filled(page.getByRole("table", { name: `encoder self-attention weights, layer ${prev.layer + 1}, head ${prev.head + 1}`, exact: true }).first());
+  const cells = await shown.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => Number(td.textContent))));
+  const onPrevious = cells.slice(1).reduce((sum, row, i) => sum + row[i], 0) / (cells.length - 1);
+  expect(onPrevious).toBeGreaterThan(prev.average);
   expectClean(watch);
 });
 

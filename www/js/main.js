@@ -83,6 +83,7 @@ function mountPanels() {
   });
   session.mount(P.gridPanel, $("headgrid"));
   session.mount(P.importancePanel, $("importance"));
+  session.mount(P.headsGuidePanel, $("heads-guide"), { onShow: () => $("attention-map").scrollIntoView({ behavior: "smooth", block: "start" }) });
   // the edited head's map stays on screen beside the W_Q/W_K grids while a cell is dragged
   session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200, onCell: (r, c) => dotView?.selectKey(c) });
   session.mount(P.qkPanel, $("qk"), { onCell: (m, d) => dotView?.highlight(d) });

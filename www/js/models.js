@@ -13,13 +13,14 @@ import { ASSET, assetUrl } from "./runtime.js";
  * @property {string} path    the file, relative to the site's root
  * @property {string} label   i18n key of its name
  * @property {boolean} onDemand  downloaded only when chosen (not in the single-file edition)
+ * @property {string} [heads]  its guide to heads worth finding (scripts/find-heads.mjs writes it)
  */
 
 /** @type {SiteModel[]} */
 export const SITE_MODELS = [
   { id: "", path: ASSET.model, label: "models.translator", onDemand: false },
   // sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0), int8: `make minilm` writes it
-  { id: "builtin:minilm", path: "models/minilm-l6.safetensors", label: "models.minilm", onDemand: true },
+  { id: "builtin:minilm", path: "models/minilm-l6.safetensors", label: "models.minilm", onDemand: true, heads: "models/minilm-heads.json" },
   // a decoder-only language model trained here (train/train_gpt.py)
   { id: "builtin:tiny-gpt", path: "models/tiny-gpt.safetensors", label: "models.tinyGpt", onDemand: true },
 ];

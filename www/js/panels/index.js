@@ -13,4 +13,5 @@ export { orderPanel } from "./order.js";
 export { translationPanel } from "./translation.js";
 export { predictionPanel } from "./prediction.js";
 export { cardPanel } from "./card.js";
+export { headsGuidePanel } from "./heads_guide.js";
 export { controlsPanel } from "../controls.js";
