@@ -155,3 +155,37 @@ test("a second visit works with the server stopped", async ({ page }) => {
     if (!stopped) await stop(proc);
   }
 });
+
+test("a model kept for offline use (Keep for offline use) opens with the server stopped; one not kept says it cannot download", async ({ page }) => {
+  const origin = `http://127.0.0.1:${PORT + 2}`;
+  const proc = await serveDist(PORT + 2);
+  let stopped = false;
+  try {
+    await page.goto(`${origin}/`);
+    await labWorks(page);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    await labWorks(page);
+    const status = page.locator("#open-status");
+    await page.getByRole("radio", { name: "Tiny GPT (trained here, next word)" }).check();
+    await expect(status).toContainText("Showing Tiny GPT", { timeout: 30_000 });
+    await page.getByRole("button", { name: "Keep for offline use" }).click();
+    await expect(status).toContainText("Tiny GPT (trained here, next word) is kept");
+    await expect(page.locator(".model-option", { hasText: "Tiny GPT" })).toContainText("kept for offline use");
+
+    await stop(proc);
+    stopped = true;
+    await page.goto(`${origin}/`);
+    await labWorks(page);
+    await page.getByRole("radio", { name: "Tiny GPT (trained here, next word)" }).check();
+    await expect(status).toContainText("Showing Tiny GPT", { timeout: 30_000 });
+    await expect(page.locator('[data-test="prediction"] .bar-row').first()).toBeVisible();
+    // MiniLM was never kept: offline, it says so, and the model shown stays
+    await page.getByRole("radio", { name: "MiniLM (pretrained, any English)" }).check();
+    await expect(status).toContainText("MiniLM (pretrained, any English) could not be downloaded");
+    await expect(page.locator('[data-test="prediction"] .bar-row').first()).toBeVisible();
+  } finally {
+    if (!stopped) await stop(proc);
+  }
+});

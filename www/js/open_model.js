@@ -21,7 +21,7 @@ export function largestFile() {
 }
 
 /** @param {number} bytes */
-const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
+const mb = (bytes) => (bytes / 1e6).toFixed(1); // decimal megabytes, as file managers show them
 
 /**
  * Read a File with progress (`onProgress(fraction)`).
