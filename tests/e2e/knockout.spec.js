@@ -186,3 +186,17 @@ test("Colour by value-weighted contributions and rollout: maps whose rows are sh
   // the weighted average names each big term's weight, value length and contribution
   await expect(page.locator(".wavg-norms")).toContainText(/× \d+\.\d+ = \d+\.\d+/);
 });
+
+test("another head count drops the knock-outs and the W_Q/W_K edits, as the engine does (the rule lives in the engine); the page, the URL and a restart after a panic follow it", async ({ page }) => {
+  await openApp(page, "?debug=1#ko=e1h2");
+  await expect.poll(() => page.evaluate(() => window.attnscope.engine.options.knockOut)).toEqual(["e1h2"]);
+  await page.getByRole("combobox", { name: "Number of heads" }).selectOption("8");
+  await expect.poll(() => urlState(page.url()).get("ko")).toBe(null);
+  const after = await page.evaluate(() => ({ engine: window.attnscope.engine.lab.knockedOut(), state: window.attnscope.state.knockOut, copy: window.attnscope.engine.options.knockOut }));
+  expect(after).toEqual({ engine: [], state: "", copy: [] });
+  // the same head count again keeps a knock-out made under it
+  await page.evaluate(() => window.attnscope.session.toggleHead("e1h3"));
+  await page.getByRole("combobox", { name: "Number of heads" }).selectOption("8");
+  await expect.poll(() => page.evaluate(() => window.attnscope.engine.lab.knockedOut())).toEqual(["e1h3"]);
+  expect(await page.evaluate(() => window.attnscope.state.knockOut)).toBe("e1h3");
+});

@@ -463,14 +463,18 @@ export class Engine {
     return out;
   }
 
-  /** @param {EngineOptions} patch */
+  /**
+   * Change run options. What a change keeps is the engine's rule, written once (src/wasm.rs
+   * `set_options`: a new head count drops the W_Q/W_K edits and the knock-outs); the copies kept
+   * here to replay after a panic follow what the engine then holds.
+   * @param {EngineOptions} patch
+   */
   setOptions(patch) {
+    const heads = this.options.heads ?? this.info?.nhead;
     this.call((l) => l.setOptions(patch));
-    if (patch.heads !== undefined && patch.heads !== this.options.heads) {
-      this.edits.clear();
-      this.trainedBlocks.clear(); // the blocks have another shape now
-    }
-    this.options = { ...this.options, ...patch };
+    this.options = { ...this.options, ...patch, knockOut: this.call((l) => l.knockedOut()) };
+    if ((this.options.heads ?? this.info?.nhead) !== heads) this.trainedBlocks.clear(); // blocks of another shape now
+    if (this.call((l) => l.editCount()) === 0) this.edits.clear();
   }
 
   /** @returns {Translation} */

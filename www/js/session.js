@@ -407,14 +407,13 @@ export class Session {
   /** A switch of the engine (mask, scale, positional encoding, heads): run again. @param {Partial<State>} patch */
   async setOption(patch) {
     if (!(await this.ensureEngine())) return false;
-    // another head count has other heads: the knock-outs go with the old ones (as in the engine)
-    if ("heads" in patch && !("knockOut" in patch) && patch.heads !== this.state.heads) patch = { ...patch, knockOut: "" };
     const ok = this.guard(() => (this.engine.setOptions(C.engineOptions(patch, this.info)), true));
     if (!ok) {
       this.render(Object.keys(patch)); // the controls show the state again
       return false;
     }
-    this.setState(patch);
+    // the knock-outs the engine holds now (another head count drops them: the engine's rule)
+    this.setState({ ...patch, knockOut: [...this.engine.options.knockOut].sort().join(",") });
     await this.retranslate({ keepStep: true });
     return true;
   }
@@ -516,7 +515,10 @@ export class Session {
     const options = {};
     for (const k of OPTION_KEYS) if (k in patch && patch[k] !== prev[k]) options[k] = patch[k];
     this.state = S.clampToModel(next, this.info);
-    if (Object.keys(options).length && !this.guard(() => (this.engine.setOptions(C.engineOptions(options, this.info)), true))) return;
+    if (Object.keys(options).length) {
+      if (!this.guard(() => (this.engine.setOptions(C.engineOptions(options, this.info)), true))) return;
+      this.state = S.update(this.state, { knockOut: [...this.engine.options.knockOut].sort().join(",") }); // as the engine holds them
+    }
     if ("edits" in patch) {
       const done = this.guard(() => {
         this.engine.resetBlocks();
