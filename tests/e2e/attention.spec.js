@@ -203,6 +203,121 @@ test("rollout: the lead, the pronoun note and the head selector follow the colou
   expectClean(watch);
 });
 
+test("rollout: the peak line and the all-heads grid speak of the rollout, not of one head", async ({ page, watch }, testInfo) => {
+  await openApp(page, "?debug=1#layer=2");
+  const stats = page.locator("#attn-stats");
+  const grid = page.locator("#headgrid");
+  const note = grid.locator('[data-test="grid-rollout"]');
+  const colour = page.getByRole("combobox", { name: "Colour by" });
+  /** The mean of each row's largest entry of a matrix the engine gives, to 2 decimals (as the page writes it). */
+  const peakOf = (which) => page.evaluate(({ kind, layer, head }) => {
+    const e = window.attnscope.engine;
+    const m = kind === "rollout" ? e.rollout().encoder[layer] : e.valueWeighted("encoder", layer)[head].normalized;
+    let sum = 0;
+    for (let r = 0; r < m.rows; r++) sum += Math.max(...m.data.slice(r * m.cols, (r + 1) * m.cols));
+    return (sum / m.rows).toFixed(2);
+  }, which);
+  // one head's weights: its thumbnail is pressed, the peak is of its weights
+  await expect(grid.getByRole("button", { name: "Layer 2, head 1" })).toHaveAttribute("aria-pressed", "true");
+  await expect(stats).toContainText("the strongest key in a row takes");
+  await expect(note).toBeHidden();
+
+  await colour.selectOption("rollout");
+  // the peak of the engine's rollout, in the rollout's words
+  const peak = await peakOf({ kind: "rollout", layer: 1 });
+  await expect(stats).toContainText(`the input word a row draws on most makes up ${peak} of it, through all heads of the layers so far`);
+  await expect(stats).not.toContainText("weight");
+  // no head is pressed: the map combines every head of layers 1 and 2, framed, and a note says so
+  const heads = await page.evaluate(() => window.attnscope.session.heads());
+  await expect(grid.locator('button[aria-pressed="true"]')).toHaveCount(0);
+  await expect(grid.locator(".thumb.in-map")).toHaveCount(2 * heads);
+  await expect(note).toHaveText("The map above is the rollout: it combines every head of layers 1 to 2 (framed here), so no head is selected. Click one to see that head's own weights.");
+  await shot(page, testInfo, "rollout-grid");
+  // through layer 1: its heads only
+  await page.getByRole("combobox", { name: "Layer", exact: true }).selectOption("0");
+  await expect(grid.locator(".thumb.in-map")).toHaveCount(heads);
+  await expect(note).toContainText("every head of layer 1 (framed here)");
+  await expect(stats).toContainText(`makes up ${await peakOf({ kind: "rollout", layer: 0 })} of it`);
+  // a click on a head opens that head's own weights
+  await grid.getByRole("button", { name: "Layer 2, head 3" }).click();
+  await expect(colour).toHaveValue("weights");
+  await expect(page.locator("#heatmap-title")).toHaveText("encoder self-attention weights, layer 2, head 3");
+  await expect(grid.getByRole("button", { name: "Layer 2, head 3" })).toHaveAttribute("aria-pressed", "true");
+  await expect(grid.locator(".thumb.in-map")).toHaveCount(0);
+  await expect(note).toBeHidden();
+  // the value-weighted view is one head's: its peak in the words of contributions
+  await colour.selectOption("value");
+  await expect(stats).toContainText(`the key that contributes most to a row gives ${await peakOf({ kind: "value", layer: 1, head: 2 })} of its contributions`);
+  await expect(grid.getByRole("button", { name: "Layer 2, head 3" })).toHaveAttribute("aria-pressed", "true");
+
+  // in Korean
+  await page.goto("about:blank");
+  await openApp(page, "?debug=1#lang=ko&show=rollout&layer=2");
+  await expect(page.locator('#headgrid [data-test="grid-rollout"]')).toHaveText(/^위의 지도는 롤아웃입니다\. 1층부터 2층까지의 모든 헤드/);
+  await expect(page.locator("#attn-stats")).toContainText(`입력 단어가 평균 ${await peakOf({ kind: "rollout", layer: 1 })}`);
+  await expect(page.locator('#headgrid button[aria-pressed="true"]')).toHaveCount(0);
+  expectClean(watch);
+});
+
+test("the dashed diagonal is drawn only on a masked map, and the legend speaks of hatching and the diagonal only there", async ({ page, watch }) => {
+  // count the dashed strokes drawn on the main map's canvas (the diagonal is its only one)
+  await page.addInitScript(() => {
+    window.__dashes = 0;
+    const set = CanvasRenderingContext2D.prototype.setLineDash;
+    CanvasRenderingContext2D.prototype.setLineDash = function (segments) {
+      if (segments.length && this.canvas.closest?.("#heatmap-main")) window.__dashes += 1;
+      return set.call(this, segments);
+    };
+  });
+  await openApp(page, "?debug=1");
+  const legend = page.locator("#legend-text");
+  const dashes = () => page.evaluate(() => window.__dashes);
+  const reset = () => page.evaluate(() => (window.__dashes = 0));
+  /** Whether the engine's scaled scores of the map shown hide any cell. */
+  const masked = () => page.evaluate(() => {
+    const { session } = window.attnscope;
+    const s = session.state;
+    const l = session.cur.trace[s.stack === "encoder" ? "encoder" : "decoder"].layers[s.layer];
+    const a = s.stack === "encoder" ? l.self_attn : s.stack === "decoder_self" ? l.self_attn : l.cross_attn;
+    return Array.from(a.sublayer.heads[s.head].logits.data).some((v) => v === -Infinity);
+  });
+  const name = heatmapName("encoder");
+  // the encoder reads both ways: nothing masked, no diagonal, no word of hatching
+  expect(await masked()).toBe(false);
+  expect(await dashes()).toBe(0);
+  await expect(legend).toHaveText("Attention weight from 0 (white) to 1 (dark purple).");
+  // its causal mask on: hatched cells, the diagonal, and the legend says what both are
+  const open = await readTable(page, name);
+  await page.getByRole("checkbox", { name: "Causal mask in the encoder too" }).check();
+  await expect.poll(async () => (await readTable(page, name)).text).not.toEqual(open.text);
+  expect(await masked()).toBe(true);
+  expect(await dashes()).toBeGreaterThan(0);
+  await expect(legend).toHaveText("Attention weight from 0 (white) to 1 (dark purple). Hatched cells are masked; the dashed line is the diagonal (each word with itself), the mask's edge.");
+  // the same in Korean
+  await page.getByRole("button", { name: "한국어" }).click();
+  await expect(legend).toHaveText("어텐션 가중치: 0(흰색)부터 1(진한 보라)까지. 빗금 친 칸은 마스크된 칸이고, 점선은 마스크의 경계인 대각선(각 단어와 자기 자신)입니다.");
+  await page.getByRole("button", { name: "English" }).click();
+  // off again: gone again
+  await page.getByRole("checkbox", { name: "Causal mask in the encoder too" }).uncheck();
+  await expect.poll(async () => (await readTable(page, name)).text).toEqual(open.text);
+  await reset();
+  await page.getByRole("combobox", { name: "Colour by" }).selectOption("scores"); // a repaint of the map
+  await expect(legend).not.toContainText("Hatched");
+  expect(await dashes()).toBe(0);
+  // decoder self-attention is masked as trained: the diagonal and the words are there
+  await page.getByRole("radio", { name: "Decoder self-attention (masked)" }).check();
+  expect(await masked()).toBe(true);
+  await expect(legend).toContainText("Hatched cells are masked; the dashed line is the diagonal");
+  expect(await dashes()).toBeGreaterThan(0);
+  // cross-attention has no mask: neither
+  await reset();
+  await page.getByRole("radio", { name: "Cross-attention" }).check();
+  expect(await masked()).toBe(false);
+  await expect(legend).not.toContainText("Hatched");
+  expect(await dashes()).toBe(0);
+  expectClean(watch);
+});
+
 test("an embed in the rollout view: the title names the rollout, the head selector is off and says why", async ({ page, watch }) => {
   await page.goto("/index.html?embed=1&panel=heatmap&controls=layer,head,show&layer=2&show=rollout");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });

@@ -1,6 +1,6 @@
 // The view a reader sees first must show what its controls do: on the default sentence and the
 // default map, the scaling switch and a W_Q drag each visibly change the weights.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, typeSentence } from "./fixtures.js";
 
 /** The largest absolute difference between two equally shaped tables of numbers. */
 function maxChange(a, b) {
@@ -67,4 +67,70 @@ test("default view: turning the decoder mask off brings decoder self-attention o
   expect(above).toBeGreaterThanOrEqual(0.05);
   await shot(page, testInfo, "default-mask-off");
   expectClean(watch);
+});
+
+/** Whether a box lies wholly inside the viewport. */
+const inViewport = (b, vp) => !!b && b.x >= 0 && b.y >= 0 && b.x + b.width <= vp.width && b.y + b.height <= vp.height;
+
+test.describe("on a laptop (1366 × 800)", () => {
+  test.use({ viewport: { width: 1366, height: 800 } });
+
+  test("item 6: a switch used in the sidebar shows the translation it made right there, and says whether it changed", async ({ page, watch }, testInfo) => {
+    await openApp(page, "?debug=1");
+    const vp = page.viewportSize();
+    const translation = page.locator("#translation");
+    const nowText = page.locator('[data-test="now-text"]');
+    const flag = page.locator('[data-test="now-flag"]');
+    const engineText = () => page.evaluate(() => window.attnscope.session.cur.tr.text);
+    const before = await engineText();
+    await expect(translation).toHaveText(before);
+    await expect(nowText).toHaveText(before);
+    await expect(flag).toBeHidden(); // nothing changed yet
+
+    // the reader scrolls the sidebar to positional encoding and turns it off
+    const pe = page.locator("#opt-pe");
+    await pe.scrollIntoViewIfNeeded();
+    await pe.uncheck();
+    await expect.poll(engineText).not.toBe(before);
+    const after = await engineText();
+    await expect(translation).toHaveText(after);
+    // the translation itself is out of view, above the switches (the sidebar scrolled on its own)
+    const side = await page.locator(".side").boundingBox();
+    const tb = await translation.boundingBox();
+    expect(tb.y + tb.height <= side.y || !inViewport(tb, vp)).toBe(true);
+    // the line in the controls card shows the new one, on screen and covered by nothing
+    await expect(nowText).toHaveText(after);
+    const nb = await nowText.boundingBox();
+    expect(inViewport(nb, vp), JSON.stringify(nb)).toBe(true);
+    expect(inViewport(await pe.boundingBox(), vp)).toBe(true); // beside the switch just used
+    const onTop = await page.evaluate(({ x, y }) => !!document.elementFromPoint(x, y)?.closest('[data-test="now-text"]'), { x: nb.x + Math.min(nb.width / 2, 20), y: nb.y + nb.height / 2 });
+    expect(onTop).toBe(true);
+    // and says it changed, with what it was
+    await expect(flag).toBeVisible();
+    await expect(flag).toHaveText(`Changed by what you just did. Before: “${before}”`);
+    expect(inViewport(await flag.boundingBox(), vp)).toBe(true);
+    await shot(page, testInfo, "laptop-pe-off");
+
+    // a change that leaves the translation as it is says so (what the engine gave decides)
+    const run = await page.evaluateHandle(() => window.attnscope.session.cur);
+    await page.locator("#opt-scale").uncheck();
+    await expect.poll(() => page.evaluate((r) => window.attnscope.session.cur !== r, run)).toBe(true); // the new run is in
+    const third = await engineText();
+    await expect(nowText).toHaveText(third);
+    await expect(flag).toHaveText(third === after ? "Not changed by what you just did." : `Changed by what you just did. Before: “${after}”`);
+
+    // in Korean, the same line
+    await page.getByRole("button", { name: "한국어" }).click();
+    await expect(nowText).toHaveText(third);
+    await expect(page.locator("#translation-now .now-label")).toHaveText("지금 번역:");
+    await expect(flag).toHaveText(third === after ? "방금 바꾼 것으로는 달라지지 않았습니다." : `방금 바꾼 것 때문에 달라졌습니다. 바뀌기 전: “${after}”`);
+    await page.getByRole("button", { name: "English" }).click();
+
+    // a new sentence is not a change of the switches: the line follows it, with no flag
+    await typeSentence(page, "my brother reads a book");
+    await expect.poll(engineText).not.toBe(third);
+    await expect(nowText).toHaveText(await engineText());
+    await expect(flag).toBeHidden();
+    expectClean(watch);
+  });
 });

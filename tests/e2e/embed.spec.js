@@ -253,7 +253,7 @@ test("the Embed this dialog's snippets, pasted into a page of their own, render 
   await dialog.getByRole("checkbox", { name: "Colour by" }).check();
   const iframeCode = await dialog.getByRole("textbox", { name: /^As an iframe/ }).inputValue();
   const elementCode = await dialog.getByRole("textbox", { name: /^As an element/ }).inputValue();
-  expect(iframeCode).toMatch(/^<iframe sandbox="allow-scripts" src="[^"]+\/index\.html\?embed=1&amp;panel=qk&amp;controls=stack,layer,head,show#/);
+  expect(iframeCode).toMatch(/^<iframe sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" src="[^"]+\/index\.html\?embed=1&amp;panel=qk&amp;controls=stack,layer,head,show#/);
   expect(iframeCode).toContain("qk=e.2.3.q.I");
   expect(elementCode).toContain('<attnscope-panel panel="qk" controls="stack,layer,head,show" sentence="she is a great friend"');
   expect(elementCode).toContain('layer="2" head="3"');
@@ -287,6 +287,43 @@ ${elementCode}
   // the resize script sized the iframe to its content
   await expect.poll(() => page.locator("iframe").evaluate((f) => f.style.height)).toMatch(/^\d+px$/);
   await shot(page, testInfo, "snippets-pasted");
+  expectClean(watch);
+});
+
+test("item 10: an iframe embed has the element's “Open in the attnscope lab” link, which opens the lab on the same view in a new, unsandboxed tab", async ({ page, context, watch }) => {
+  await openApp(page, "?s=she+is+a+great+friend&layer=2&head=3");
+  const name = heatmapName("encoder", 2, 3);
+  const lab = await readTable(page, name);
+  await page.getByRole("button", { name: "Embed this" }).click();
+  const dialog = page.getByRole("dialog", { name: "Embed this view" });
+  const iframeCode = await dialog.getByRole("textbox", { name: /^As an iframe/ }).inputValue();
+  // the snippet lets the link open a tab, and the lab there run outside the sandbox
+  expect(iframeCode).toContain('sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"');
+  // the dialog's preview shows the link, as the iframe and the element do
+  await expect(dialog.locator(".embed-preview").getByRole("link", { name: "Open in the attnscope lab ↗" })).toBeVisible({ timeout: 30_000 });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  // pasted into a page, with a Korean iframe beside it
+  const ko = iframeCode.replace("lang=en", "lang=ko").replace(/title="[^"]*"/, 'title="attnscope ko"');
+  expect(ko).toContain("lang=ko");
+  await serveFiles(page, { "/examples/__link.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>link</title></head><body><h1>Notes</h1>${iframeCode}${ko}</body></html>` });
+  await page.goto("/examples/__link.html");
+  const frame = page.frameLocator("iframe").first();
+  await expect(frame.getByRole("table", { name, exact: true })).toHaveCount(1, { timeout: 30_000 });
+  const link = frame.getByRole("link", { name: "Open in the attnscope lab ↗" });
+  await expect(link).toBeVisible();
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("rel", "noopener");
+  await expect(page.frameLocator("iframe").nth(1).getByRole("link", { name: "attnscope 실험실에서 열기 ↗" })).toBeVisible({ timeout: 30_000 });
+  const inner = page.frames().find((f) => f.url().includes("embed=1"));
+  expect(await inner.evaluate(() => self.origin)).toBe("null"); // the embed is sandboxed
+  // a click opens the lab in a new tab, on the embed's view, with an origin of its own
+  const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+  await expect(tab.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  expect(await tab.evaluate(() => self.origin)).not.toBe("null");
+  expect(await tab.evaluate(() => window.opener)).toBeNull();
+  expect(new URL(tab.url()).searchParams.get("embed")).toBeNull();
+  expect((await readTable(tab, name)).text).toEqual(lab.text);
+  await tab.close();
   expectClean(watch);
 });
 

@@ -204,3 +204,73 @@ test("during a drag the maps repaint only their cells, and what they show is exa
   expect(live).toEqual(full);
   expectClean(watch);
 });
+
+/** Whether two boxes overlap (by more than a pixel's rounding). */
+const overlaps = (a, b) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
+
+test("item 9: the W_Q/W_K editor's map stays in view beside the grids and covers none of their rows; a line near them points to 4b", async ({ page, watch }, testInfo) => {
+  await openApp(page);
+  const vp = page.viewportSize();
+  const map = page.locator("#qk-map");
+  const titleQ = page.locator(".qk-q .qk-title");
+  const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 1, head 1/ });
+  const wk = page.getByRole("slider", { name: /^W_K cells of encoder self-attention, layer 1, head 1/ });
+  const [, rows, cols] = (await titleQ.textContent()).match(/(\d+) × (\d+)/).map(Number);
+
+  // W_K scrolled into view (its last row at the bottom of the window): W_Q's title and first row
+  // are on screen too, and nothing lies over them
+  await wk.evaluate((e) => e.scrollIntoView({ block: "end" }));
+  const m = await map.boundingBox();
+  const tq = await titleQ.boundingBox();
+  const first = await cellPoint(wq, 0, Math.floor(cols / 2), rows, cols);
+  expect(m.y).toBeGreaterThanOrEqual(0); // the map is in view
+  expect(overlaps(m, tq)).toBe(false);
+  const q = await wq.boundingBox();
+  expect(overlaps(m, { x: q.x, y: q.y, width: q.width, height: q.height / rows })).toBe(false);
+  const hit = await page.evaluate(
+    ({ t, r }) => {
+      const at = (p) => document.elementFromPoint(p.x, p.y);
+      return { title: at(t)?.closest(".qk-title")?.className ?? null, row: at(r)?.closest(".qk-q") ? at(r).tagName : null };
+    },
+    { t: { x: tq.x + 10, y: tq.y + tq.height / 2 }, r: first },
+  );
+  expect(hit.title).toContain("role-query"); // the W_Q title itself
+  expect(hit.row).toBe("CANVAS"); // the W_Q grid's first row
+  await page.screenshot({ path: testInfo.outputPath("qk-wk-in-view.png") });
+
+  // and at every scroll position through the section, the map never lies over a grid, and stays in
+  // view while the grids are
+  const top = await page.evaluate(() => document.getElementById("sec-qk").getBoundingClientRect().top + scrollY);
+  const bottom = await page.evaluate(() => document.getElementById("sec-qk").getBoundingClientRect().bottom + scrollY);
+  for (let y = top; y < bottom; y += 90) {
+    await page.evaluate((y) => scrollTo(0, y), y);
+    const [mb, qb, kb] = await Promise.all([map.boundingBox(), wq.boundingBox(), wk.boundingBox()]);
+    expect(overlaps(mb, qb), `at ${y}: the map over W_Q`).toBe(false);
+    expect(overlaps(mb, kb), `at ${y}: the map over W_K`).toBe(false);
+    const gridsOnScreen = kb.y < vp.height && qb.y + qb.height > 0 && kb.y + kb.height > mb.height + 8;
+    if (gridsOnScreen) expect(mb.y, `at ${y}: the map in view`).toBeGreaterThanOrEqual(0);
+  }
+
+  // why a drag may move the map little: a line near the grids, linking to the dot-product view
+  const why = page.locator('#sec-qk [data-test="qk-why"]');
+  await why.scrollIntoViewIfNeeded();
+  await expect(why).toBeVisible();
+  await expect(why).toContainText("Map barely moved? A cell in row d changes only q[d] (W_Q) or k[d] (W_K)");
+  const link = why.getByRole("link", { name: "See 4b, dimension by dimension ↓" });
+  await expect(link).toHaveAttribute("href", "#sec-dot");
+  // near the editor: between its buttons and the W_Q grid
+  const wb = await why.boundingBox();
+  expect(wb.y + wb.height).toBeLessThanOrEqual((await titleQ.boundingBox()).y + 1);
+  await link.click();
+  await expect(page.locator("#h-dot")).toBeInViewport();
+  // which it keeps: a W_Q cell of row 3 picked marks dimension 3 there
+  await wq.focus();
+  await page.keyboard.press("PageDown");
+  await page.keyboard.press("PageDown");
+  await expect(page.locator('[data-test="dot-dim"]')).toContainText("Dimension 3");
+  // in Korean
+  await page.getByRole("button", { name: "한국어" }).click();
+  await expect(why).toContainText("지도가 거의 안 움직였나요?");
+  await expect(why.getByRole("link", { name: "4b에서 차원별로 보기 ↓" })).toHaveAttribute("href", "#sec-dot");
+  expectClean(watch);
+});

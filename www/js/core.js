@@ -48,7 +48,7 @@ import { fmt, row } from "./dom.js";
  * @property {string} label
  * @property {string} show        "weights", "scores" or "logits"
  * @property {string | null} [valueName]
- * @property {boolean} [diagonal]
+ * @property {boolean} [diagonal]  draw the dashed diagonal (a causal mask's edge)
  * @property {string} [title]
  */
 
@@ -371,8 +371,14 @@ export function heatmapData(cur, state, t, engine = null) {
     label: other ? t(`label.${state.show}`, vars) : heatmapLabel(t, stack, layer, head),
     show: other ? "weights" : state.show,
     valueName: other ? t(`cell.${state.show}`) : null,
-    diagonal: stack !== "decoder_cross",
+    // the diagonal (each word with itself) marks the edge of a causal mask, only where one is on
+    diagonal: stack !== "decoder_cross" && state.show !== "rollout" && hasMasked(h.logits),
   };
+}
+
+/** Whether a map's scaled scores hide any cell (−∞: a mask is on). @param {Matrix | null | undefined} logits */
+function hasMasked(logits) {
+  return !!logits && logits.data.some((v) => v === -Infinity);
 }
 
 /**
@@ -388,19 +394,27 @@ export function heatmapTitle(state, label, t) {
 
 /**
  * The all-heads grid's data (HeadGrid.setData): `layers[l][h]` the weights of head h of layer l.
+ * The head shown above is `selected`; in the rollout view no head is (its map combines every
+ * head of the layers up to the selected one: `within`, their count, else null).
  * @param {Run} cur @param {State} state @param {ModelInfo} info
- * @returns {{layers: Matrix[][], selected: {layer: number, head: number}, off: boolean[][]}}
+ * @returns {{layers: Matrix[][], selected: {layer: number, head: number} | null, within: number | null, off: boolean[][]}}
  */
 export function gridData(cur, state, info) {
   const L = layersOf(info, state.stack);
   const layers = [];
   for (let l = 0; l < L; l++) layers.push(attentionOf(cur.trace, state.stack, l).heads.map((x) => x.weights));
   const off = layers.map((row, l) => row.map((_, h) => knockedOut(state, state.stack, l, h)));
-  return { layers, selected: { layer: state.layer, head: state.head }, off };
+  const rollout = state.show === "rollout";
+  return { layers, selected: rollout ? null : { layer: state.layer, head: state.head }, within: rollout ? Math.min(state.layer, L - 1) + 1 : null, off };
 }
 
-/** How peaked the rows are: the mean of each row's largest weight (1 = one token takes all). @param {Matrix} weights @param {Translate} t */
-export function peakText(weights, t) {
+/**
+ * How peaked the rows are: the mean of each row's largest entry (1 = one token takes all), in the
+ * words of what the map shows (`show`): a head's weights, its value-weighted contributions, or the
+ * rollout through all heads.
+ * @param {Matrix} weights @param {Translate} t @param {string} [show]
+ */
+export function peakText(weights, t, show = "weights") {
   const W = weights;
   let sum = 0;
   for (let r = 0; r < W.rows; r++) {
@@ -408,17 +422,19 @@ export function peakText(weights, t) {
     for (let c = 0; c < W.cols; c++) m = Math.max(m, W.data[r * W.cols + c]);
     sum += m;
   }
-  return t("attn.peak", { p: fmt(sum / W.rows, 2) });
+  return t(show === "value" || show === "rollout" ? `attn.peak.${show}` : "attn.peak", { p: fmt(sum / W.rows, 2) });
 }
 
 /** The legend under the heatmap: `{kind: "seq"|"div", text}`. @param {Run} cur @param {State} state @param {Translate} t @returns {{kind: "seq" | "div", text: string}} */
 export function legendOf(cur, state, t) {
-  if (BEYOND.has(state.show)) return { kind: "seq", text: t(`legend.${state.show}`) };
   const h = attentionOf(cur.trace, state.stack, state.layer).heads[state.head];
+  // the hatching and the dashed diagonal are explained only on a map that has them
+  const masked = state.show !== "rollout" && hasMasked(h.logits) ? ` ${t(state.stack === "decoder_cross" ? "legend.maskedCells" : "legend.masked")}` : "";
+  if (BEYOND.has(state.show)) return { kind: "seq", text: t(`legend.${state.show}`) + masked };
   const m = state.show === "scores" ? h.scores : h.logits;
   let r = 0;
   for (const v of m.data) if (Number.isFinite(v)) r = Math.max(r, Math.abs(v));
-  return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) }) };
+  return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) }) + masked };
 }
 
 /**

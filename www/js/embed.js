@@ -1,13 +1,16 @@
 // Embed mode (index.html?embed=1): one panel for an <iframe>, none of the rest of the lab.
 //
-//   <iframe sandbox="allow-scripts" src="https://HOST/index.html?embed=1&panel=qk&controls=layer,head&s=...">
+//   <iframe sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" src="https://HOST/index.html?embed=1&panel=qk&controls=layer,head&s=...">
 //
 // `panel` = heatmap | weighted | dot | decoding | qk | order; `controls` = a comma-separated list
 // (panel.js CONTROLS; none named = the panel's defaults, `controls=` = none). Every other
 // parameter is the lab's own (state.js, edits.js), so a lab link plus embed=1 embeds that view.
 //
 // A sandboxed iframe without allow-same-origin has an opaque origin: no storage, clipboard or
-// service worker, and history may refuse to change the URL; every such call is guarded. The page
+// service worker, and history may refuse to change the URL; every such call is guarded. The
+// panel's "Open in the attnscope lab" link opens a new tab: the snippet's allow-popups lets it,
+// and allow-popups-to-escape-sandbox gives the lab there an origin of its own (a frame embedded
+// with allow-scripts alone still shows the link; the browser then refuses the new tab). The page
 // posts its height to the parent whenever it changes, and when the parent asks with
 // {type: "attnscope:size?"}: {type: "attnscope:size", height} (the parent's listener is in
 // share.js RESIZE_SNIPPET and examples/course-notes.js).
@@ -52,8 +55,6 @@ export function startEmbed(params) {
     panel: params.get("panel"),
     controls: params.get("controls"),
     heading: "h1", // the page's own title
-    // a sandboxed frame (opaque origin) may not open windows: no "open in the lab" link there
-    linkOut: self.origin !== "null",
     onState: S.mirror,
     onReady: () => {
       document.body.dataset.ready = "1";

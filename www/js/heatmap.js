@@ -235,7 +235,8 @@ export class Heatmap {
     }
     g.stroke();
 
-    // the diagonal (a word attending to itself): the causal mask hides everything above it
+    // the diagonal (a word attending to itself), when the data asks for it: core.heatmapData
+    // does where a causal mask is on, whose edge it is (everything above it is hidden)
     if (d.diagonal && n === m) {
       g.save();
       g.strokeStyle = "rgba(60, 60, 72, 0.45)";
@@ -467,7 +468,12 @@ export class HeadGrid {
     this.gate = paintGate(this.root, () => this.draw());
   }
 
-  /** d = {layers: [[Mat per head]], selected: {layer, head}, off?: [[bool per head]]}; `live` as in Heatmap.draw. */
+  /**
+   * d = {layers: [[Mat per head]], selected: {layer, head} | null, within?: number | null,
+   * off?: [[bool per head]]}: `selected` is pressed; `within` (the rollout view, no head
+   * selected) frames every head of the first `within` layers, those its map combines. `live` as
+   * in Heatmap.draw.
+   */
   setData(d, live = false) {
     this.data = d;
     const L = d.layers.length;
@@ -498,8 +504,9 @@ export class HeadGrid {
     }
     for (let l = 0; l < L; l++) {
       for (let h = 0; h < H; h++) {
-        const on = l === d.selected.layer && h === d.selected.head;
+        const on = !!d.selected && l === d.selected.layer && h === d.selected.head;
         setAttr(this.buttons[l][h], "aria-pressed", String(on));
+        this.buttons[l][h].classList.toggle("in-map", d.within != null && l < d.within);
       }
     }
     this.draw(live);

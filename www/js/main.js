@@ -2,8 +2,8 @@
 // full page has: the sentence box with its unknown-word suggestions and example sentences, the
 // language buttons, sharing, and the URL that mirrors the state.
 //
-//   sentence box ─► session ─► translation · controls · heatmap · head grid · W_Q/W_K ·
-//                                weighted average · dot product · decoding · word order
+//   sentence box ─► session ─► translation · translation now · controls · heatmap · head grid ·
+//                                W_Q/W_K · weighted average · dot product · decoding · word order
 //
 // Every view and the engine steps behind it live in the panels and the session, shared with the
 // embeddable panels (panel.js: ?embed=1 and <attnscope-panel>).
@@ -72,6 +72,8 @@ let dotView = null;
 
 function mountPanels() {
   session.mount(P.translationPanel, $("translation-panel"), { ids: true, for: "sentence" });
+  // the translation again where the switches are, kept in view while they are used
+  session.mount(P.nowPanel, $("translation-now"));
   session.mount(P.cardPanel, $("model-card"), { heading: "h3" });
   session.mount(P.controlsPanel, document.querySelector("main"), { bind: true, followMask: true }).render();
   session.mount(P.heatmapPanel, $("attention-map"), {
@@ -86,7 +88,7 @@ function mountPanels() {
   session.mount(P.headsGuidePanel, $("heads-guide"), { onShow: () => $("attention-map").scrollIntoView({ behavior: "smooth", block: "start" }) });
   // the edited head's map stays on screen beside the W_Q/W_K grids while a cell is dragged
   session.mount(P.heatmapPanel, $("qk-map"), { mini: true, heading: "h3", maxHeight: 200, onCell: (r, c) => dotView?.selectKey(c) });
-  session.mount(P.qkPanel, $("qk"), { onCell: (m, d) => dotView?.highlight(d) });
+  session.mount(P.qkPanel, $("qk"), { onCell: (m, d) => dotView?.highlight(d), why: "#sec-dot" });
   session.mount(P.weightedPanel, $("wavg"));
   dotView = session.mount(P.dotPanel, $("dot"));
   session.mount(P.decodingPanel, $("decoding"), { section: $("sec-decoding") });

@@ -79,11 +79,10 @@ export function parseControls(value, panel) {
 class EmbeddedPanel {
   // `heading`: the title's level, "h2" (a panel on someone's page) or "h1" (the embed page's own
   // title); the views' sub-titles are one level below.
-  constructor(container, { state, panel, controls, onState, onReady, linkOut = true, heading = "h2" }) {
+  constructor(container, { state, panel, controls, onState, onReady, heading = "h2" }) {
     this.heading = heading === "h1" ? "h1" : "h2";
     this.panel = parsePanel(panel);
     this.controls = parseControls(controls, this.panel);
-    this.linkOut = linkOut;
     this.inputNote = null;
     this.session = new Session({
       state,
@@ -196,7 +195,8 @@ class EmbeddedPanel {
       this.sentenceEl.append(from, " → ", to);
     }
     this.foot.replaceChildren();
-    if (this.linkOut && cur) this.foot.append(el("a", "ap-open", { href: this.labLink(), target: "_blank", rel: "noopener" }, t("panel.open")));
+    // every embed links to the lab, an iframe's too (its snippet allows the new tab: share.js)
+    if (cur) this.foot.append(el("a", "ap-open", { href: this.labLink(), target: "_blank", rel: "noopener" }, t("panel.open")));
     this.foot.hidden = !this.foot.firstChild;
   }
 

@@ -9,7 +9,8 @@
 // the change is over); the page coalesces the live calls into one engine run per frame.
 // `onCell(matrix, row)` names the row of the cell being edited (a d_k dimension of the head:
 // W_Q's row d makes q[d], W_K's row d makes k[d]) when one is picked, and null when the grid
-// loses the focus.
+// loses the focus. `why` (a link, the lab's "#sec-dot"): a line above the grids says why a drag
+// may barely move the map, and points to the dot-product view that marks the dimension.
 
 import { divRGBA, ROLE } from "./colors.js";
 import { el, fmt, sizeCanvas, setText, setLiveText, paintCells, watchVisibility, watchWidth } from "./dom.js";
@@ -241,8 +242,8 @@ class MatrixGrid {
 
 /** Both blocks of the selected head plus the presets. */
 export class QKEditor {
-  /** `heading`: the element of the two grids' titles (default h3); `onCell`: see the top. */
-  constructor(container, { onEdit, onIdentity, onReset, onInput, onCell = null, t, heading = "h3" }) {
+  /** `heading`: the element of the two grids' titles (default h3); `onCell`, `why`: see the top. */
+  constructor(container, { onEdit, onIdentity, onReset, onInput, onCell = null, why = "", t, heading = "h3" }) {
     this.onEdit = onEdit;
     /** @type {(matrix: string, row: number | null) => void} */
     this.onCell = onCell || (() => {});
@@ -260,7 +261,12 @@ export class QKEditor {
     presets.append(this.identityBtn, this.resetBtn, this.edits);
     const grids = el("div", "qk-grids");
     this.buildTouch();
-    this.root.append(this.head, presets, this.touchBar, grids);
+    // why a drag may move the map little, and where that shows (the lab's dot-product view)
+    this.why = why ? el("p", "hint qk-why", { "data-test": "qk-why" }) : null;
+    this.whyText = el("span");
+    this.whyLink = el("a", "", { href: why });
+    this.why?.append(this.whyText, " ", this.whyLink);
+    this.root.append(this.head, presets, this.touchBar, ...(this.why ? [this.why] : []), grids);
     container.append(this.root);
     this.grids = { q: new MatrixGrid(grids, "q", this), k: new MatrixGrid(grids, "k", this) };
     this.width = 600;
@@ -354,6 +360,10 @@ export class QKEditor {
     this.head.textContent = this.t("qk.context", this.ctx);
     this.identityBtn.textContent = this.t("qk.identity");
     this.resetBtn.textContent = this.t("qk.reset");
+    if (this.why) {
+      setText(this.whyText, this.t("qk.why"));
+      setText(this.whyLink, this.t("qk.whyLink"));
+    }
     this.setEditCount(editCount);
     for (const m of MATRICES) this.grids[m].texts(this.ctx);
   }

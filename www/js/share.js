@@ -51,11 +51,13 @@ function iframeSrc(state, { panel, controls, lang }) {
 }
 
 /**
- * `<iframe sandbox="allow-scripts" src=".../index.html?embed=1&panel=...">` for the view, `height`
- * px tall (measured by the dialog's preview; a first guess per panel otherwise).
+ * `<iframe sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" src=".../index.html?embed=1&panel=...">`
+ * for the view, `height` px tall (measured by the dialog's preview; a first guess per panel
+ * otherwise). The panel's "Open in the attnscope lab" link opens in a new tab (allow-popups),
+ * where the lab runs unsandboxed (allow-popups-to-escape-sandbox).
  */
 export function iframeSnippet(state, { panel, controls, lang, title, height }) {
-  return `<iframe sandbox="allow-scripts" src="${attr(iframeSrc(state, { panel, controls, lang }))}" title="${attr(title)}" width="100%" height="${Math.ceil(height || FRAME_HEIGHT[panel])}" loading="lazy"></iframe>`;
+  return `<iframe sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" src="${attr(iframeSrc(state, { panel, controls, lang }))}" title="${attr(title)}" width="100%" height="${Math.ceil(height || FRAME_HEIGHT[panel])}" loading="lazy"></iframe>`;
 }
 
 /** The script tag and the <attnscope-panel> element for the view. */
@@ -234,8 +236,8 @@ export function openEmbedDialog({ state, lang, t }) {
       previewKey = key;
       measured = null;
       previewBox.replaceChildren();
-      // a sandboxed iframe has an opaque origin: no "open in the lab" link there, none here
-      mountPanel(previewBox, { state: S.update(state, { lang, pair: false }), panel, controls: controls.join(","), linkOut: false, onReady: measure });
+      // as the iframe and the element show it: with its "Open in the attnscope lab" link
+      mountPanel(previewBox, { state: S.update(state, { lang, pair: false }), panel, controls: controls.join(","), onReady: measure });
     }
     frame.area.value = iframeSnippet(state, { ...opts, height: measured });
     elem.area.value = elementSnippet(state, opts);

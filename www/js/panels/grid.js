@@ -3,7 +3,9 @@
 // knock-out: its output is zeroed before W_O, src/analysis.rs) and back on; the translation and
 // every map follow. Knocked-out heads are veiled in the grid and kept in the URL (state "ko").
 // The toggles are of the stack shown, and say so; the count below names every head that is off,
-// those of the other stacks too.
+// those of the other stacks too. In the rollout view the map above is no single head's: no head
+// is pressed, the heads it combines are framed, a note says so, and a click opens that head's
+// own weights.
 
 import * as C from "../core.js";
 import { HeadGrid } from "../heatmap.js";
@@ -13,11 +15,16 @@ import { modelKey } from "../i18n.js";
 /** @satisfies {import("../session.js").PanelDef} */
 export const gridPanel = {
   name: "grid",
-  uses: ["stack", "layer", "head", "knockOut", "heads", "lang"],
+  uses: ["stack", "layer", "head", "show", "knockOut", "heads", "lang"],
   live: true,
   mount(container, session) {
     const t = session.t;
-    const grid = new HeadGrid(container, { onSelect: (layer, head) => session.select({ layer, head }), t });
+    // in the rollout view a head has no map of its own: a click shows its weights
+    const onSelect = (layer, head) => session.select(session.state.show === "rollout" ? { layer, head, show: "weights" } : { layer, head });
+    const rolloutNote = el("p", "hint grid-rollout", { "data-test": "grid-rollout" });
+    rolloutNote.hidden = true;
+    container.append(rolloutNote);
+    const grid = new HeadGrid(container, { onSelect, t });
     const box = el("div", "knock");
     const hint = el("p", "hint");
     const stackLabel = el("span", "knock-stack", { id: `${session.uid}-knock-stack` });
@@ -72,8 +79,12 @@ export const gridPanel = {
 
     return {
       render(live) {
-        grid.setData(C.gridData(session.cur, session.state, session.info), live);
-        if (!live) renderToggles();
+        const d = C.gridData(session.cur, session.state, session.info);
+        grid.setData(d, live);
+        if (live) return;
+        rolloutNote.hidden = d.within === null;
+        if (d.within !== null) setText(rolloutNote, t(d.within === 1 ? "grid.rolloutOne" : "grid.rollout", { layer: d.within }));
+        renderToggles();
       },
     };
   },

@@ -80,7 +80,7 @@ export const heatmapPanel = {
         const d = C.heatmapData(cur, state, t, session.engine);
         if (title) setText(title, C.heatmapTitle(state, d.label, t));
         map.setData(d, live);
-        if (!opts.mini) setLiveText(stats, C.peakText(d.weights, t), live);
+        if (!opts.mini) setLiveText(stats, C.peakText(d.weights, t, state.show), live);
         if (live) return;
         setText(axis.children[0], t("attn.rows"));
         setText(axis.children[1], t("attn.cols"));

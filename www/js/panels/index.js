@@ -11,6 +11,7 @@ export { qkPanel } from "./qk.js";
 export { decodingPanel } from "./decoding.js";
 export { orderPanel } from "./order.js";
 export { translationPanel } from "./translation.js";
+export { nowPanel } from "./now.js";
 export { predictionPanel } from "./prediction.js";
 export { cardPanel } from "./card.js";
 export { headsGuidePanel } from "./heads_guide.js";

@@ -1,7 +1,8 @@
 // The W_Q and W_K blocks of the selected head, editable by dragging (qk_editor.js), with their
 // colour legend. Edits go to the session (one run per animation frame); Identity and Reset too.
 // `onCell(matrix, row)`: the row (a d_k dimension) of the cell being edited, null when none
-// (the lab marks that dimension in the dot-product panel).
+// (the lab marks that dimension in the dot-product panel); `why`: the link to that panel, for
+// the editor's line on why a drag may barely move the map.
 
 import * as C from "../core.js";
 import { QKEditor } from "../qk_editor.js";
@@ -22,6 +23,7 @@ export const qkPanel = {
       onReset: () => session.resetEdits(),
       onInput: (e) => session.benchInput(e),
       onCell: opts.onCell,
+      why: opts.why,
       t: session.t,
     });
     const { canvas: legend, text: legendText } = legendBox(container);
