@@ -43,6 +43,9 @@ export function canDownload() {
   return !(/** @type {any} */ (globalThis).ATTNSCOPE_INLINE);
 }
 
+/** A file's size as the page says it, in MB with one decimal (the lab's chooser, the lesson's finale). @param {number} bytes */
+export const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
+
 /** @type {Promise<Record<string, number>> | null} */
 let sizes = null;
 
