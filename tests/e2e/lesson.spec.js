@@ -1,4 +1,4 @@
-// End-to-end tests of the guided lesson (www/lesson.html): ten live panels whose numbers come
+// End-to-end tests of the guided lesson (www/lesson.html): eleven live panels whose numbers come
 // from the engine. Run: npx playwright test tests/e2e/lesson.spec.js
 // ATTNSCOPE_MODEL=/path/model.safetensors serves that file as models/en-ko.safetensors
 // (development only, as in the other specs).
@@ -63,9 +63,9 @@ test("the lesson loads with no console error and nothing from another origin, an
   await openLesson(page);
   const origin = new URL(page.url()).origin;
   await expect(page.locator("h1")).toHaveText("Attention from the ground up");
-  // ten panels, each a section with a heading, all listed in the contents
-  await expect(page.locator("section.panel")).toHaveCount(10);
-  await expect(page.getByRole("navigation", { name: "Contents" }).getByRole("link")).toHaveCount(10);
+  // eleven panels, each a section with a heading, all listed in the contents
+  await expect(page.locator("section.panel")).toHaveCount(11);
+  await expect(page.getByRole("navigation", { name: "Contents" }).getByRole("link")).toHaveCount(11);
   for (let i = 1; i <= 9; i++) {
     const sec = panel(page, i);
     await expect(sec.getByRole("heading", { level: 2 })).toBeVisible();

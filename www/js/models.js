@@ -44,6 +44,9 @@ export function canDownload() {
   return !(/** @type {any} */ (globalThis).ATTNSCOPE_INLINE);
 }
 
+/** A file's size as the page says it, in decimal megabytes with one decimal, as file managers show them (the lab's chooser, the lesson's finale). @param {number} bytes */
+export const mb = (bytes) => (bytes / 1e6).toFixed(1);
+
 /** @type {Promise<Record<string, number>> | null} */
 let sizes = null;
 

@@ -8,7 +8,7 @@
 
 import { readModelFile, ModelFileError } from "./model_file.js";
 import { el, fmtCount } from "./dom.js";
-import { SITE_MODELS, siteModel, modelLabel, canDownload, modelSize, isKept, keep, download } from "./models.js";
+import { SITE_MODELS, siteModel, modelLabel, canDownload, modelSize, isKept, keep, download, mb } from "./models.js";
 
 /**
  * The largest file this device is asked to open: the engine copies the weights into wasm memory
@@ -19,9 +19,6 @@ export function largestFile() {
   const gb = Number(/** @type {any} */ (globalThis.navigator)?.deviceMemory) || 4;
   return Math.min(1024 ** 3, (gb * 1024 ** 3) / 4);
 }
-
-/** @param {number} bytes */
-const mb = (bytes) => (bytes / 1e6).toFixed(1); // decimal megabytes, as file managers show them
 
 /**
  * Read a File with progress (`onProgress(fraction)`).

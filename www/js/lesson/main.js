@@ -1,5 +1,5 @@
-// The guided lesson: ten live panels (nine in the order of the two source texts, then what
-// attention weights do not tell you), each computing its numbers with the Rust engine. This module builds the page frame (header, language switch,
+// The guided lesson: eleven live panels (nine in the order of the two source texts, then what
+// attention weights do not tell you, then the encoder and decoder apart: BERT and GPT), each computing its numbers with the Rust engine. This module builds the page frame (header, language switch,
 // contents) and the panels, and rebuilds them when the language changes; the panels' state
 // lives in the URL (../state.js, prefixed keys), so a rebuild loses nothing. Text comes from
 // ../i18n.js (the lesson's namespace, strings.js); the engine is ../engine.js, as in the lab.
@@ -22,8 +22,9 @@ import { panel7 } from "./p7_order.js";
 import { panel8 } from "./p8_block.js";
 import { panel9 } from "./p9_translate.js";
 import { panel10 } from "./p10_beyond.js";
+import { panel11 } from "./p11_halves.js";
 
-const PANELS = [panel1, panel2, panel3, panel4, panel5, panel6, panel7, panel8, panel9, panel10];
+const PANELS = [panel1, panel2, panel3, panel4, panel5, panel6, panel7, panel8, panel9, panel10, panel11];
 
 addStrings("lesson", STRINGS); // the lesson's namespace of the page's one string module
 

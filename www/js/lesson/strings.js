@@ -28,10 +28,10 @@ const en = {
   "page.docTitle": "attnscope — Attention from the ground up",
   "page.introTitle": "About this lesson",
   "page.lede":
-    "Self-attention sounds exotic, but at its heart it is a weighted average. These ten panels start from that average and add one idea at a time, until a complete English-to-Korean Transformer is on the table, and end with what its attention weights do not tell you.",
+    "Self-attention sounds exotic, but at its heart it is a weighted average. These eleven panels start from that average and add one idea at a time, until a complete English-to-Korean Transformer is on the table; then they look at what its attention weights do not tell you, and end where BERT and GPT split the Transformer in two.",
   "page.how":
     "None of the numbers here is a picture. Every value on the page is computed while you watch by the same Rust engine that runs the full model, compiled to WebAssembly and running inside your browser. Move a slider and the engine computes again.",
-  "page.sources": "The panels follow two Korean texts in order: panels 1–3 the first video of a lecture series on the Transformer, which builds self-attention from a one-dimensional weighted average through word vectors and dot products to the query and key matrices; panels 4–9 a blog article on the Transformer of “Attention Is All You Need”, from why the RNN was dropped to positional encoding, the feed-forward network, masking, multi-head attention, Add & Norm, and the encoder and decoder. Panel 10 goes beyond both texts, to three research papers on what attention weights do and do not show.",
+  "page.sources": "The panels follow two Korean texts in order: panels 1–3 the first video of a lecture series on the Transformer, which builds self-attention from a one-dimensional weighted average through word vectors and dot products to the query and key matrices; panels 4–9 a blog article on the Transformer of “Attention Is All You Need”, from why the RNN was dropped to positional encoding, the feed-forward network, masking, multi-head attention, Add & Norm, and the encoder and decoder. Panel 10 goes beyond both texts, to three research papers on what attention weights do and do not show, and panel 11 returns to where the article ends: BERT keeps only the encoder, GPT only the decoder.",
   "page.toc": "Contents",
   "page.toLab": "Open the full attention lab",
   "page.footer":
@@ -435,6 +435,79 @@ const en = {
   "p9.outro":
     "That last difference changed the field. Because every position is computed at once, Transformers could be trained on far more data in the same time, and that is what opened the way to today's large pretrained models.",
 
+  // 11 (the finale; its block sits before panel 10's so that the end of the table stays the lead's)
+  "p11.title": "BERT and GPT: one half each",
+  "p11.intro":
+    "The translator of panel 9 has two halves, and they differ in one thing: the mask of panel 5. The encoder has none, so every word sees the whole sentence, the words before it and the words after it. The decoder has one, so every word sees only itself and the words before it. Each has its reason. The encoder is there to understand the sentence, and understanding may use the context on both sides. The decoder is there to generate, and a model that learns to write the next word must not see it. A translator needs both halves, joined by cross-attention. The article that panels 4–9 follow ends on this split, because it is where today's models part ways: BERT keeps only the encoder, GPT only the decoder.",
+  "p11.how":
+    "Below, one sentence goes through each half: an encoder-only model on the left, the decoder-only Tiny GPT on the right. Each map is the attention of one layer and head, a row for each word (the query) and a column for each word it may look at (the keys); hatched cells are masked. Under each map, the word you follow: how much of its attention goes to the words before it, to itself and to the words after it.",
+  "p11.box": "Sentence for both halves",
+  "p11.boxHint": "This panel's own sentence: the encoder-only model and Tiny GPT both read it. Tiny GPT knows the words of the translator's English corpus; MiniLM reads any English.",
+  "p11.try":
+    "follow “she” in both maps. In the encoder its row reaches words on both sides; in Tiny GPT every cell after “she” is hatched and the weight there is exactly 0. Then add the predicted word a few times: the GPT's map grows by a row and a column each time, and its earlier rows stay exactly as they were.",
+  "p11.encTitle": "Encoder only, like BERT: every word sees every word",
+  "p11.decTitle": "Decoder only, like GPT: every word sees only its past",
+  "p11.encTranslator":
+    "Shown now: the translator's own encoder, which this lesson already runs ({layers} layers of {heads} heads). It is built the way BERT is, a stack of self-attention layers with no mask. But it was trained here, together with its decoder, to translate a small corpus, where BERT was pretrained on its own on a very large amount of text.",
+  "p11.encBert":
+    "Shown now: MiniLM (all-MiniLM-L6-v2 from sentence-transformers, Apache-2.0), a pretrained BERT-style encoder: {layers} layers of {heads} heads and a WordPiece vocabulary of {vocab} tokens. It wraps the sentence in [CLS] … [SEP] and splits a rare word into pieces marked ##. It was tuned further to turn sentences into vectors for search, so it has no head for guessing hidden words; its attention is the encoder's kind, with no mask.",
+  "p11.noBert": "MiniLM, the pretrained encoder, is not part of the single-file edition: open the lesson from the site to load it. Until then this half is the translator's encoder.",
+  "p11.bertIdle": "MiniLM is a real pretrained BERT-style encoder. It downloads only if you ask.",
+  "p11.decAboutWaiting": "Tiny GPT is a decoder-only language model trained here on the English sentences of the translator's corpus. It downloads as you reach this panel.",
+  "p11.decAbout":
+    "Tiny GPT is a decoder-only language model trained here on the English sentences of the translator's corpus, for one task: predicting the next token. It has {layers} layers of {heads} heads, all with the causal mask, and no encoder and no cross-attention. It knows {vocab} WordPiece tokens and reads at most {max} of them.",
+  "p11.noDownload": "Tiny GPT is not part of the single-file edition: open the lesson from the site (any static copy of dist/) to run this half.",
+  "p11.gptIdle": "Tiny GPT downloads by itself as you reach this panel.",
+  "p11.miniLM": "MiniLM",
+  "p11.tinyGpt": "Tiny GPT",
+  "p11.modelTranslator": "the translator's encoder",
+  "p11.optTranslator": "The translator's encoder (already loaded)",
+  "p11.optBert": "MiniLM (pretrained)",
+  "p11.which": "Encoder-only model shown",
+  "p11.size": " ({mb} MB)",
+  "p11.loadBert": "Load MiniLM{size}",
+  "p11.loadGpt": "Load Tiny GPT now{size}",
+  "p11.retry": "Try loading Tiny GPT again{size}",
+  "p11.load": "Load {name}",
+  "p11.downloading": "Downloading {name}{size}…",
+  "p11.loadError": "{name} could not be loaded: {msg}",
+  "p11.progress": "Download of {name}",
+  "p11.word": "Word to follow",
+  "p11.rowHeader": "query word",
+  "p11.rAbove": "sum of the weights above the diagonal (on later words)",
+  "p11.rBefore": "“{w}”: weight on the words before it",
+  "p11.rSelf": "“{w}”: weight on itself",
+  "p11.rAfter": "“{w}”: weight on the words after it",
+  "p11.rAhead": "“{w}”: the most any layer and head puts on the words after it",
+  "p11.headAt": "layer {layer}, head {head}: {v}",
+  "p11.noAhead": "0 in every layer and head",
+  "p11.autoHead": "Showing the head where “{w}” puts the most on the words after it; choose a layer or head to see another.",
+  "p11.showAhead": "Show layer {layer}, head {head}, where “{w}” looks most at the words after it",
+  "p11.showAheadAny": "Show the head that looks most at the words after the followed word",
+  "p11.encMap": "Encoder-only model ({model}), self-attention, layer {layer}, head {head}: no mask, every word sees every word",
+  "p11.decMap": "Tiny GPT, self-attention, layer {layer}, head {head}: the causal mask hides every word after the row's own (hatched cells)",
+  "p11.dropped": "{name} reads a limited number of tokens: the last {n} were cut.",
+  "p11.unknown": "Tiny GPT does not know every word here: it reads {n} of the pieces as [UNK] (unknown).",
+  "p11.forTitle": "What each half is for",
+  "p11.understandTitle": "Understanding: the encoder",
+  "p11.understand":
+    "An encoder turns every word into a vector that takes in its context from both sides at once, which is what understanding a sentence needs: who a pronoun stands for is settled by words before it, and what a word means can depend on words after it. That is the use BERT was made for. It reads a whole text to represent it, for classifying the text, finding an answer in it or searching by meaning, and it was pretrained by guessing hidden words from the words on both sides of them. It does not write text.",
+  "p11.gatherBoth": "In {model}, layer {layer}, head {head}, “{w}” takes most from “{b}” among the words before it ({wb}) and from “{a}” among the words after it ({wa}).",
+  "p11.gatherBefore": "In {model}, layer {layer}, head {head}, “{w}” is the last word, with nothing after it; before it, it takes most from “{b}” ({wb}).",
+  "p11.gatherAfter": "In {model}, layer {layer}, head {head}, “{w}” is the first word, with nothing before it; after it, it takes most from “{a}” ({wa}).",
+  "p11.gatherAlone": "This sentence has a single token, so “{w}” can only look at itself.",
+  "p11.generateTitle": "Generating: the decoder",
+  "p11.generate":
+    "A decoder's last row has seen the whole sentence so far and nothing after it, so it can be trained on any text to predict the next token, with no labels to write: the text's next word is the answer. To write, it appends the predicted token and runs again, one token at a time, as the translator's decoder wrote Korean in panel 9. That is what GPT does.",
+  "p11.nextTitle": "Tiny GPT's five most probable next tokens after “{tok}” (the engine's probabilities, out of {V} tokens)",
+  "p11.append": "Add “{tok}” and predict again",
+  "p11.appendTop": "Add the most probable token and predict again",
+  "p11.nextEnd": "Tiny GPT's most probable next token is {tok}: it would end the text here.",
+  "p11.nextWaiting": "The next-token list appears once Tiny GPT is loaded.",
+  "p11.outro":
+    "Both halves are made of the parts this lesson put together one at a time: the weighted average of panel 1, queries and keys, scaled scores, several heads, the feed-forward layer, Add & Norm and positions. The one switch between them is the mask of panel 5. What made them BERT and GPT is pretraining, where the article goes next: a great deal of text, and for each half a task that fits what it can see, hidden words for the encoder and the next word for the decoder.",
+  "p11.openLab": "Choose MiniLM or Tiny GPT in the full lab",
+
   // 10
   "p10.title": "What attention weights do not tell you",
   "p10.intro":
@@ -550,11 +623,11 @@ const ko = {
   "page.docTitle": "attnscope — 바닥부터 이해하는 어텐션",
   "page.introTitle": "이 강의에 대하여",
   "page.lede":
-    "셀프 어텐션은 이름만 들으면 낯설지만, 속을 들여다보면 가중평균입니다. 열 개의 패널은 그 평균에서 출발해 아이디어를 하나씩 보태며 영어를 한국어로 옮기는 트랜스포머 하나를 통째로 펼쳐 놓고, 마지막으로 그 어텐션 가중치가 말해 주지 않는 것을 살펴봅니다.",
+    "셀프 어텐션은 이름만 들으면 낯설지만, 속을 들여다보면 가중평균입니다. 열한 개의 패널은 그 평균에서 출발해 아이디어를 하나씩 보태며 영어를 한국어로 옮기는 트랜스포머 하나를 통째로 펼쳐 놓고, 그 어텐션 가중치가 말해 주지 않는 것을 살펴본 뒤, BERT와 GPT가 트랜스포머를 둘로 나눠 가지는 자리에서 끝납니다.",
   "page.how":
     "여기 나오는 숫자는 그림으로 박아 둔 값이 아닙니다. 전체 모델을 돌리는 Rust 엔진이 WebAssembly로 컴파일되어 이 브라우저 안에서 돌고 있고, 페이지의 모든 값은 그 엔진이 지금 계산한 것입니다. 슬라이더를 움직이면 엔진이 다시 계산합니다.",
   "page.sources":
-    "패널 순서는 한국어 자료 두 편을 따릅니다. 1–3번 패널은 트랜스포머 강의 시리즈 첫 편인 셀프 어텐션 영상 강의(1차원 가중평균에서 출발해 단어 벡터, 내적, 쿼리·키 행렬까지)를, 4–9번 패널은 논문 ‘Attention Is All You Need’의 트랜스포머를 정리한 블로그 글(RNN을 버린 이유에서 위치 인코딩, 피드포워드, 마스킹, 멀티 헤드, Add & Norm, 인코더·디코더까지)을 따릅니다. 10번 패널은 두 자료를 넘어, 어텐션 가중치가 보여 주는 것과 보여 주지 않는 것을 다룬 연구 논문 세 편을 따릅니다.",
+    "패널 순서는 한국어 자료 두 편을 따릅니다. 1–3번 패널은 트랜스포머 강의 시리즈 첫 편인 셀프 어텐션 영상 강의(1차원 가중평균에서 출발해 단어 벡터, 내적, 쿼리·키 행렬까지)를, 4–9번 패널은 논문 ‘Attention Is All You Need’의 트랜스포머를 정리한 블로그 글(RNN을 버린 이유에서 위치 인코딩, 피드포워드, 마스킹, 멀티 헤드, Add & Norm, 인코더·디코더까지)을 따릅니다. 10번 패널은 두 자료를 넘어, 어텐션 가중치가 보여 주는 것과 보여 주지 않는 것을 다룬 연구 논문 세 편을 따릅니다. 11번 패널은 블로그 글이 끝맺는 자리, 곧 BERT는 인코더만, GPT는 디코더만 쓴다는 이야기로 돌아옵니다.",
   "page.toc": "차례",
   "page.toLab": "어텐션 실험실 전체 보기",
   "page.footer":
@@ -955,6 +1028,79 @@ const ko = {
   "p9.nowText": "RNN {n}개 중 {r}개, 어텐션 {n}개 중 {a}개",
   "p9.outro":
     "바로 이 마지막 차이가 판도를 바꿨습니다. 모든 위치를 한꺼번에 계산할 수 있게 되자 같은 시간 안에 몇 배나 많은 데이터를 학습시킬 수 있었고, 그 길이 오늘날의 대규모 사전학습 모델로 이어졌습니다.",
+
+  // 11
+  "p11.title": "BERT와 GPT: 절반씩",
+  "p11.intro":
+    `9번 패널의 번역기는 두 절반으로 되어 있고, 둘은 딱 한 가지, 5번 패널의 마스크에서 갈립니다. 인코더에는 마스크가 없어서 모든 단어가 문장 전체, 곧 앞의 단어와 뒤의 단어를 다 봅니다. 디코더에는 마스크가 있어서 모든 단어가 자기 자신과 앞의 단어만 봅니다. 저마다 이유가 있습니다. 인코더의 목적은 문장을 이해하는 것이고, 이해하는 데는 앞뒤 문맥을 모두 써도 됩니다. 디코더의 목적은 문장을 만들어 내는 것이고, 다음 단어를 쓰도록 배우는 모델이 그 단어를 미리 보아서는 안 됩니다. 번역기에는 두 절반이 모두 필요하고, 둘은 ${G.crossAttention}으로 이어집니다. 4–9번 패널이 따라간 글은 이 구분으로 끝맺습니다. 오늘날의 모델이 바로 여기서 갈라지기 때문입니다. BERT는 인코더만, GPT는 디코더만 가져다 씁니다.`,
+  "p11.how":
+    `아래에서는 한 문장이 두 절반을 각각 지나갑니다. 왼쪽은 인코더만 있는 모델, 오른쪽은 디코더만 있는 작은 GPT입니다. 각 지도는 한 ${G.layer} 한 ${G.head}의 어텐션입니다. 행은 단어(쿼리), 열은 그 단어가 볼 수 있는 단어(키)이고, 빗금 친 칸은 마스크로 가려진 칸입니다. 지도 아래에는 따라가는 단어의 어텐션이 앞의 단어, 자기 자신, 뒤의 단어에 각각 얼마나 가는지 나옵니다.`,
+  "p11.box": "두 절반에 넣을 문장",
+  "p11.boxHint": "이 패널만 쓰는 문장입니다. 인코더만 있는 모델과 작은 GPT가 함께 읽습니다. 작은 GPT는 번역기 영어 말뭉치의 단어를 알고, MiniLM은 어떤 영어든 읽습니다.",
+  "p11.try":
+    "두 지도에서 모두 “she”를 따라가 보세요. 인코더에서는 그 행이 앞뒤 양쪽 단어에 닿습니다. 작은 GPT에서는 “she” 뒤의 칸이 모두 빗금이고, 그곳의 가중치는 정확히 0입니다. 이어서 예측한 단어를 몇 번 덧붙여 보세요. GPT의 지도가 그때마다 행 하나, 열 하나씩 늘어나고, 앞의 행들은 조금도 바뀌지 않습니다.",
+  "p11.encTitle": "인코더만: BERT처럼 모든 단어가 모든 단어를 봄",
+  "p11.decTitle": "디코더만: GPT처럼 모든 단어가 자기 앞만 봄",
+  "p11.encTranslator":
+    `지금 보이는 것은 이 강의가 이미 돌리고 있는 번역기 자신의 인코더입니다(${G.layer} {layers}개, ${G.layer}마다 ${G.head} {heads}개). 마스크 없는 ${G.selfAttention} ${G.layer}을 쌓은 구조는 BERT와 같습니다. 하지만 이 인코더는 작은 말뭉치를 번역하도록 디코더와 함께 여기서 학습했고, BERT는 아주 많은 글로 인코더 혼자 사전학습했습니다.`,
+  "p11.encBert":
+    `지금 보이는 것은 MiniLM(sentence-transformers의 all-MiniLM-L6-v2, Apache-2.0)입니다. 사전학습된 BERT형 인코더로, ${G.layer} {layers}개에 ${G.layer}마다 ${G.head} {heads}개가 있고, WordPiece 어휘는 {vocab}개입니다. 문장을 [CLS] … [SEP]로 감싸고, 드문 단어는 ##를 붙인 조각으로 나눕니다. 문장을 검색용 벡터로 바꾸도록 더 다듬은 모델이라 가려진 단어를 맞히는 출력부는 없지만, 어텐션은 마스크 없는 인코더의 어텐션 그대로입니다.`,
+  "p11.noBert": "사전학습된 인코더 MiniLM은 단일 파일판에 들어 있지 않습니다. 불러오려면 사이트에서 강의를 여세요. 그때까지 이 절반은 번역기의 인코더입니다.",
+  "p11.bertIdle": "MiniLM은 실제로 사전학습된 BERT형 인코더입니다. 원할 때만 내려받습니다.",
+  "p11.decAboutWaiting": "작은 GPT는 번역기 말뭉치의 영어 문장으로 여기서 학습한, 디코더만 있는 언어 모델입니다. 이 패널에 다가가면 내려받습니다.",
+  "p11.decAbout":
+    `작은 GPT는 번역기 말뭉치의 영어 문장으로 여기서 학습한, 디코더만 있는 언어 모델입니다. 할 줄 아는 일은 하나, 다음 토큰 예측입니다. ${G.layer} {layers}개에 ${G.layer}마다 ${G.head} {heads}개가 있고, 모두 인과 마스크를 씁니다. 인코더도 ${G.crossAttention}도 없습니다. WordPiece 토큰 {vocab}개를 알고, 한 번에 {max}개까지 읽습니다.`,
+  "p11.noDownload": "작은 GPT는 단일 파일판에 들어 있지 않습니다. 이 절반을 돌리려면 사이트(dist/를 그대로 옮긴 정적 사본이면 어디든)에서 강의를 여세요.",
+  "p11.gptIdle": "작은 GPT는 이 패널에 다가가면 저절로 내려받습니다.",
+  "p11.miniLM": "MiniLM",
+  "p11.tinyGpt": "작은 GPT",
+  "p11.modelTranslator": "번역기의 인코더",
+  "p11.optTranslator": "번역기의 인코더 (이미 불러옴)",
+  "p11.optBert": "MiniLM (사전학습)",
+  "p11.which": "보여 줄 인코더 모델",
+  "p11.size": " ({mb} MB)",
+  "p11.loadBert": "MiniLM 불러오기{size}",
+  "p11.loadGpt": "작은 GPT 지금 불러오기{size}",
+  "p11.retry": "작은 GPT 다시 불러오기{size}",
+  "p11.load": "{name} 불러오기",
+  "p11.downloading": "{name} 내려받는 중{size}…",
+  "p11.loadError": "{name}{|을} 불러오지 못했습니다: {msg}",
+  "p11.progress": "{name} 내려받기 진행률",
+  "p11.word": "따라갈 단어",
+  "p11.rowHeader": "쿼리 단어",
+  "p11.rAbove": "대각선 위 가중치의 합 (뒤 단어에 간 몫)",
+  "p11.rBefore": "“{w}”: 앞 단어들에 둔 가중치",
+  "p11.rSelf": "“{w}”: 자기 자신에 둔 가중치",
+  "p11.rAfter": "“{w}”: 뒤 단어들에 둔 가중치",
+  "p11.rAhead": `“{w}”: 모든 ${G.layer}·${G.head} 가운데 뒤 단어들에 둔 가중치가 가장 큰 값`,
+  "p11.headAt": `{layer}${G.layer} {head}번 ${G.head}: {v}`,
+  "p11.noAhead": `모든 ${G.layer}, 모든 ${G.head}에서 0`,
+  "p11.autoHead": `“{w}”{|이} 뒤 단어들에 가장 많이 두는 ${G.head}를 보여 주고 있습니다. 다른 ${G.layer}이나 ${G.head}를 고르면 그쪽을 봅니다.`,
+  "p11.showAhead": `“{w}”{|이} 뒤 단어들을 가장 많이 보는 {layer}${G.layer} {head}번 ${G.head} 보기`,
+  "p11.showAheadAny": `따라가는 단어가 뒤 단어들을 가장 많이 보는 ${G.head} 보기`,
+  "p11.encMap": `인코더만 있는 모델({model}), ${G.selfAttention}, {layer}${G.layer} {head}번 ${G.head}: 마스크가 없어 모든 단어가 모든 단어를 봄`,
+  "p11.decMap": `작은 GPT, ${G.selfAttention}, {layer}${G.layer} {head}번 ${G.head}: 인과 마스크가 그 행의 단어보다 뒤에 있는 단어를 모두 가림 (빗금 친 칸)`,
+  "p11.dropped": "{name}{|이} 한 번에 읽는 토큰 수를 넘어 마지막 {n}개는 잘렸습니다.",
+  "p11.unknown": "작은 GPT가 모르는 단어가 있습니다. 조각 {n}개를 [UNK](모르는 토큰)로 읽습니다.",
+  "p11.forTitle": "각 절반은 무엇에 쓰나",
+  "p11.understandTitle": "이해: 인코더",
+  "p11.understand":
+    "인코더는 모든 단어를 앞뒤 문맥을 한꺼번에 받아들인 벡터로 바꿉니다. 문장을 이해하는 데 바로 이것이 필요합니다. 대명사가 누구를 가리키는지는 앞의 단어가 알려 주고, 어떤 단어의 뜻은 뒤의 단어로 정해지기도 하니까요. BERT가 만들어진 목적이 이것입니다. 글 전체를 읽어 표현으로 바꾸고, 그 표현으로 글을 분류하거나, 글에서 답을 찾거나, 뜻으로 검색합니다. 사전학습도 가려 둔 단어를 앞뒤 단어로 맞히는 방식으로 했습니다. 글을 써 내지는 않습니다.",
+  "p11.gatherBoth": `{model}, {layer}${G.layer} {head}번 ${G.head}에서 “{w}”{|은} 앞 단어 가운데 “{b}”에서({wb}), 뒤 단어 가운데 “{a}”에서({wa}) 가장 많이 가져옵니다.`,
+  "p11.gatherBefore": `{model}, {layer}${G.layer} {head}번 ${G.head}에서 “{w}”{|은} 마지막 단어라 뒤가 없습니다. 앞 단어 가운데서는 “{b}”에서 가장 많이 가져옵니다({wb}).`,
+  "p11.gatherAfter": `{model}, {layer}${G.layer} {head}번 ${G.head}에서 “{w}”{|은} 첫 단어라 앞이 없습니다. 뒤 단어 가운데서는 “{a}”에서 가장 많이 가져옵니다({wa}).`,
+  "p11.gatherAlone": "이 문장은 토큰이 하나뿐이라 “{w}”{|은} 자기 자신만 볼 수 있습니다.",
+  "p11.generateTitle": "생성: 디코더",
+  "p11.generate":
+    "디코더의 마지막 행은 지금까지의 문장 전체를 보았고, 그 뒤는 보지 못했습니다. 그래서 어떤 글로든 다음 토큰을 맞히도록 학습시킬 수 있고, 정답을 따로 달 필요도 없습니다. 글의 다음 단어가 곧 정답이니까요. 글을 쓸 때는 예측한 토큰을 덧붙이고 다시 돌리기를 한 토큰씩 되풀이합니다. 9번 패널에서 번역기의 디코더가 한국어를 쓴 방식과 같습니다. GPT가 하는 일이 바로 이것입니다.",
+  "p11.nextTitle": "작은 GPT가 “{tok}” 다음에 올 것으로 본 토큰 다섯 개 (엔진이 계산한 확률, 전체 토큰 {V}개 중)",
+  "p11.append": "“{tok}” 덧붙이고 다시 예측하기",
+  "p11.appendTop": "가장 그럴듯한 토큰을 덧붙이고 다시 예측하기",
+  "p11.nextEnd": "작은 GPT가 가장 그럴듯하게 본 다음 토큰은 {tok}입니다. 여기서 글을 끝내겠다는 뜻입니다.",
+  "p11.nextWaiting": "작은 GPT를 불러오면 다음 토큰 목록이 나타납니다.",
+  "p11.outro":
+    `두 절반은 이 강의가 하나씩 쌓아 올린 같은 부품으로 만들어집니다. 1번 패널의 가중평균, 쿼리와 키, 나눈 점수, 여러 ${G.head}, 피드포워드 ${G.layer}, Add & Norm, 위치 정보입니다. 둘 사이의 스위치는 단 하나, 5번 패널의 마스크입니다. 이 둘을 BERT와 GPT로 만든 것은 글이 다음에 다루는 사전학습입니다. 엄청난 양의 글과 함께, 각 절반에 자기가 볼 수 있는 것에 맞는 과제를 주었습니다. 인코더에는 가려 둔 단어를, 디코더에는 다음 단어를 맞히게 했습니다.`,
+  "p11.openLab": "실험실에서 MiniLM이나 작은 GPT 골라 보기",
 
   // 10
   "p10.title": "어텐션 가중치가 말해 주지 않는 것",
