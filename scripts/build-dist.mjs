@@ -41,7 +41,7 @@ function walk(dir) {
 
 const posix = (path) => path.split(sep).join("/");
 
-const ENGINE = ["attnscope.js", "attnscope_bg.wasm", "attnscope_relaxed_bg.wasm", "attnscope_subword_bg.wasm"]; // www/js/runtime.js picks a build
+const ENGINE = ["attnscope.js", "attnscope_bg.wasm", "attnscope_relaxed_bg.wasm", "attnscope_subword_bg.wasm", "attnscope_relaxed_subword_bg.wasm"]; // www/js/runtime.js picks a build
 for (const need of [...ENGINE.map((f) => join(PKG, f)), join(WWW, "models/en-ko.safetensors")]) {
   if (!existsSync(need)) fail(`${relative(ROOT, need)} is missing (run scripts/build-wasm.sh)`);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the engine for the browser, three times: cargo (profile "web" = release + LTO, wasm32) ->
+# Build the engine for the browser, four times: cargo (profile "web" = release + LTO, wasm32) ->
 # wasm-bindgen --target web -> pkg/, then wasm-opt -Oz from npm's binaryen (Debian's older
 # binaryen produces a broken module).
 #   pkg/attnscope_bg.wasm          simd128 (.cargo/config.toml): every current browser
@@ -9,7 +9,8 @@
 #   pkg/attnscope_subword_bg.wasm  simd128 + the subword tokenizers (feature `subword`: WordPiece,
 #                                  byte-level BPE, SentencePiece, with their Unicode tables; about
 #                                  90 KB more gzipped), loaded only for a model file that needs them
-#                                  (a converted BERT, GPT-2 or Marian the reader opens)
+#                                  (MiniLM, the Tiny GPT, a converted BERT, GPT-2 or Marian)
+#   pkg/attnscope_relaxed_subword_bg.wasm  the same with relaxed SIMD, where the browser has it
 # The builds have the same exports and imports, so they share pkg/attnscope.js (checked below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +47,11 @@ CARGO_TARGET_DIR="$target/subword" \
 bindgen "$target/subword" subword
 opt "$tmp/subword/attnscope_bg.wasm" -o pkg/attnscope_subword_bg.wasm
 
-for f in pkg/attnscope_bg.wasm pkg/attnscope_relaxed_bg.wasm pkg/attnscope_subword_bg.wasm; do
+RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" CARGO_TARGET_DIR="$target/relaxed-subword" \
+  cargo build --lib --profile web --target wasm32-unknown-unknown --no-default-features --features wasm,subword
+bindgen "$target/relaxed-subword" relaxed-subword
+opt --enable-relaxed-simd "$tmp/relaxed-subword/attnscope_bg.wasm" -o pkg/attnscope_relaxed_subword_bg.wasm
+
+for f in pkg/attnscope_bg.wasm pkg/attnscope_relaxed_bg.wasm pkg/attnscope_subword_bg.wasm pkg/attnscope_relaxed_subword_bg.wasm; do
   printf 'build-wasm: %s %s bytes\n' "$f" "$(wc -c < "$f")"
 done

@@ -246,6 +246,9 @@ test("MiniLM, the pretrained model, downloads only when chosen: its size first, 
   await expect(page.getByRole("combobox", { name: "Layer", exact: true }).locator("option")).toHaveCount(6);
   await expect(page.getByRole("combobox", { name: "Head", exact: true }).locator("option")).toHaveCount(12);
   await expect(page.locator("#model-card")).toContainText("Apache-2.0");
+  // its 32 x 384 W_Q grid scrolls in its own box: the page does not widen
+  await page.locator("#sec-qk").scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(await page.evaluate(() => innerWidth));
 
   // any English sentence, WordPiece tokens with [CLS] and [SEP]
   const box = page.getByRole("textbox", { name: "Text" });

@@ -24,6 +24,7 @@ const WASM_RELAXED = "pkg/attnscope_relaxed_bg.wasm";
 // file that needs them (a converted BERT, GPT-2 or Marian): loaded only then. Not in the single
 // file, whose engine is the plain build.
 const WASM_SUBWORD = "pkg/attnscope_subword_bg.wasm";
+const WASM_RELAXED_SUBWORD = "pkg/attnscope_relaxed_subword_bg.wasm"; // both, where relaxed SIMD runs
 
 /** A module whose one function uses `f32x4.relaxed_madd`: it validates where relaxed SIMD runs. */
 const V128_ZERO = [0xfd, 0x0c, ...new Array(16).fill(0)];
@@ -36,16 +37,17 @@ const RELAXED_PROBE = new Uint8Array([
 
 /**
  * Which engine build this browser loads: `pkg/attnscope_relaxed_bg.wasm` or
- * `pkg/attnscope_bg.wasm`, or with `subword` the build with the subword tokenizers.
+ * `pkg/attnscope_bg.wasm`; with `subword`, the same choice among the builds with the subword
+ * tokenizers (`pkg/attnscope_relaxed_subword_bg.wasm` or `pkg/attnscope_subword_bg.wasm`).
  * @param {boolean} [subword]
  */
 export function wasmPath(subword = false) {
-  if (subword) return WASM_SUBWORD;
-  if (inlined(WASM) !== null) return WASM;
+  if (inlined(WASM) !== null) return subword ? WASM_SUBWORD : WASM;
   try {
-    return WebAssembly.validate(RELAXED_PROBE) ? WASM_RELAXED : WASM;
+    if (WebAssembly.validate(RELAXED_PROBE)) return subword ? WASM_RELAXED_SUBWORD : WASM_RELAXED;
+    return subword ? WASM_SUBWORD : WASM;
   } catch {
-    return WASM;
+    return subword ? WASM_SUBWORD : WASM;
   }
 }
 
