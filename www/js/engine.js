@@ -640,4 +640,9 @@ export class Engine {
     if (!this.words) throw new Error("no word vectors");
     return this.guarded(() => this.words.project(text));
   }
+
+  /** How many numbers each word vector has (Words.dim), or null without the word vectors. @returns {number | null} */
+  get wordDim() {
+    return this.words ? this.guarded(() => this.words.dim()) : null;
+  }
 }

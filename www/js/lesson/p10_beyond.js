@@ -14,7 +14,10 @@
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
 import { h, button, readouts, HeatTable, numberTable, message, newId, formula, fmt, scrollBox, argmax } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes, defaultWord, keySelect, panelOf, controls, needsModel, engineError } from "./shared.js";
+import { labels, sentenceBox, translateWithNotes, defaultWord, keySelect, panelOf, controls, needsModel, engineError, figures } from "./shared.js";
+
+/** The part of the lab (index.html) that holds its grid of every head with their knock-out switches. */
+export const LAB_HEADS = "headgrid";
 
 const STACK_OF = { e: "encoder", s: "decoder_self", c: "decoder_cross" };
 
@@ -369,7 +372,7 @@ export function panel10(ctx) {
   const e3 = experiment(3, {
     title: t("p10.e3Title"),
     setup: h("div", {}, h("p", { text: t("p10.e3Intro") }), formula(t("p10.e3Formula")), controls(wordSel.root)),
-    question: () => t("p10.e3Q", { w: wordName(), L: engine.info?.encoderLayers ?? 2 }),
+    question: () => t("p10.e3Q", { w: wordName(), L: figures(engine).encL }),
     choices: [
       { value: "same", text: t("p10.e3Same") },
       { value: "diff", text: t("p10.e3Diff") },
@@ -420,11 +423,14 @@ export function panel10(ctx) {
 
   const experiments = [e1, e2, e3];
 
-  const labLink = h("a", { class: "btn btn-primary", href: ctx.labHref(ctx.shared.model), "data-test": "p10-lab-link", text: t("p10.openLab") });
+  // the lab opened on its grid of every head, where any set of heads can be knocked out
+  const knockOutHref = (text) => ctx.labHref(text, { at: LAB_HEADS });
+  const labLink = h("a", { class: "btn btn-primary", href: knockOutHref(ctx.shared.model), "data-test": "p10-lab-link", text: t("p10.openLab") });
 
   function render() {
+    if (!ctx.loaded) return;
     const text = ctx.shared.model;
-    labLink.href = ctx.labHref(text);
+    labLink.href = knockOutHref(text);
     const res = translateWithNotes(ctx, engine, sent, msg, text, {});
     if (!res) {
       translation.textContent = "";
@@ -448,6 +454,7 @@ export function panel10(ctx) {
 
   const refs = h("ol", { class: "refs", "data-test": "p10-refs" }, ...["p10.ref1", "p10.ref2", "p10.ref3"].map((k) => h("li", { lang: "en", text: t(k) })));
   const panel = panelOf(
+    ctx,
     "p10",
     sent.root,
     msg.root,
@@ -466,7 +473,9 @@ export function panel10(ctx) {
     refs,
     h("p", { class: "lab-cta" }, labLink),
   );
-  render();
-  for (const e of experiments) e.restore();
+  ctx.ready(() => {
+    render();
+    for (const e of experiments) e.restore();
+  });
   return panel;
 }

@@ -5,7 +5,7 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, s, attrs, fmt, svgPoint, slider, formula, tryThis, readouts, HeatTable, message, newId } from "./ui.js";
+import { h, s, attrs, fmt, svgPoint, slider, formula, tryThis, readouts, HeatTable, message, newId, keepTextSize } from "./ui.js";
 import { keySlider, panelOf, controls, engineError } from "./shared.js";
 import { ROLE } from "../colors.js";
 
@@ -47,7 +47,7 @@ const TOP = 14;
 const YH = 210; // data area height
 const WT = 250; // top of the weight strip
 const WH = 70; // weight strip height
-const H = WT + WH + 40;
+const H = WT + WH + 58; // below the weights: the x axis's numbers, then the handle
 const YMIN = -3;
 const YMAX = 3;
 const px = (x) => PL + (x / XMAX) * (W - PL - PR);
@@ -100,7 +100,8 @@ export function panel1(ctx) {
     s("line", { x1: PL, x2: W - PR, y1: WT + WH + 0.5, y2: WT + WH + 0.5, class: "axis" }),
   );
   for (let x = 0; x <= XMAX; x += 2) {
-    axes.append(s("text", { x: px(x), y: WT + WH + 13, class: "tick", "text-anchor": "middle", text: String(x) }));
+    // hung from just under the axis, so that a larger font (keepTextSize) grows away from it
+    axes.append(s("text", { x: px(x), y: WT + WH + 6, class: "tick", "dominant-baseline": "hanging", "text-anchor": "middle", text: String(x) }));
     axes.append(s("line", { x1: px(x), x2: px(x), y1: WT + WH, y2: WT + WH + 4, class: "axis" }));
   }
   axes.append(
@@ -136,6 +137,8 @@ export function panel1(ctx) {
   const handleText = s("text", { class: "handle-text", x: 12, y: 6, text: "x₀" });
   handle.append(s("rect", { x: -14, y: -12, width: 44, height: 22, class: "handle-hit" }), handleShape, handleText);
   svg.append(axes, bell, bars, curvePath, dots, vline, yhatDot, handle);
+  handle.setAttribute("transform", `translate(${px(x0).toFixed(2)},${WT + WH + 40})`); // where it is while the engine loads
+  keepTextSize(svg); // the axis's numbers stay readable where the plot shrinks to a phone's width
 
   // Pointer: drag the handle, or press anywhere on the plot to move x0 there.
   let dragging = false;
@@ -187,6 +190,7 @@ export function panel1(ctx) {
 
   let curve = null; // the smoothed curve for the current width
   function render() {
+    if (!ctx.loaded) return;
     const width = wSlider.value;
     let res;
     try {
@@ -226,7 +230,7 @@ export function panel1(ctx) {
     }
     attrs(vline, { x1: px(x0), x2: px(x0) });
     attrs(yhatDot, { cx: px(x0), cy: py(Math.max(YMIN, Math.min(YMAX, res.value))) });
-    handle.setAttribute("transform", `translate(${px(x0).toFixed(2)},${WT + WH + 28})`);
+    handle.setAttribute("transform", `translate(${px(x0).toFixed(2)},${WT + WH + 40})`);
     handle.setAttribute("aria-valuenow", String(x0));
     handle.setAttribute("aria-valuetext", t("p1.handleText", { x: fmt(x0, 2), y: fmt(res.value, 3) }));
 
@@ -263,6 +267,7 @@ export function panel1(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p1",
     h("p", { text: t("p1.kernel") }),
     tryThis(t("p1.try")),
@@ -284,6 +289,6 @@ export function panel1(ctx) {
   );
   // Colour identity for the handle (query colour: it plays the role of the query later).
   handleShape.setAttribute("fill", ROLE.query);
-  render();
+  ctx.ready(render);
   return panel;
 }

@@ -6,7 +6,7 @@
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
 import { h, fmt, row, formula, setFormula, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, button, scrollBox } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError } from "./shared.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError, figures, figureText, withFigures } from "./shared.js";
 
 const DEF_KW = 1.5;
 
@@ -68,7 +68,8 @@ export function panel2(ctx) {
     onChange: render,
     test: "p2-kw",
   });
-  const scaleBox = keyCheckbox({ id: `${id}-scale`, label: t("p2.scaleLabel"), key: "p2.scale", def: false, onChange: render, test: "p2-scale" });
+  const scaleBox = keyCheckbox({ id: `${id}-scale`, label: "", key: "p2.scale", def: false, onChange: render, test: "p2-scale" });
+  withFigures(ctx, "p2.scaleLabel", (text) => (scaleBox.root.querySelector("label").textContent = text)); // √ of the vectors' length
   const chips = h("div", { class: "chips", role: "group", "aria-labelledby": `${id}-marks` });
   const marksLabel = h("p", { id: `${id}-marks`, class: "ctl-caption", text: t("p2.marksLabel") });
 
@@ -89,7 +90,10 @@ export function panel2(ctx) {
   const tryBox = liveTry(ctx, "words", "p2-try-seed");
   const formulaDot = formula(t("p2.formulaDot"), "p2-formula-dot");
 
+  let revealed = ""; // the columns the instruction names, last scrolled into view
+
   function render() {
+    if (!ctx.loaded) return;
     const kw = kwSlider.value;
     const scale = scaleBox.value;
     wv = wordVectors(engine, ctx.shared.words);
@@ -151,7 +155,7 @@ export function panel2(ctx) {
       const rowsData = [...byPos, ...dot, ...want];
       cmp.update({
         label: t("p2.cmpLabel", { word: names[word] }),
-        rows: [t("p2.rowPos", { w: fmt(kw, 1) }), scale ? t("p2.rowDotScaled") : t("p2.rowDot"), t("p2.rowWant")],
+        rows: [t("p2.rowPos", { w: fmt(kw, 1) }), scale ? t("p2.rowDotScaled", figures(engine)) : t("p2.rowDot"), t("p2.rowWant")],
         cols: names,
         data: rowsData,
         nr: 3,
@@ -168,7 +172,14 @@ export function panel2(ctx) {
       // The instruction names the words the distance kernel favours in this sentence (engine's weights).
       const near = Array.from(byPos.keys()).filter((j) => j !== word).sort((a, b) => byPos[b] - byPos[a]);
       tryBox.set(near.length >= 2 ? t("p2.try", { word: names[word], a: names[near[0]], b: names[near[1]] }) : t("p2.tryShort"));
-      setFormula(formulaDot, t(scale ? "p2.formulaDotScaled" : "p2.formulaDot"));
+      // the words the instruction names, in view where the tables scroll (a phone)
+      const named = near.length >= 2 ? [word, near[0], near[1]] : [word];
+      if (`${names.join(" ")}|${named}` !== revealed) {
+        revealed = `${names.join(" ")}|${named}`;
+        cmp.reveal(named);
+        scores.reveal(named);
+      }
+      setFormula(formulaDot, t(scale ? "p2.formulaDotScaled" : "p2.formulaDot", figures(engine)));
       const on = (w) => [...marks].reduce((acc, j) => acc + w[j], 0);
       if (marks.size) {
         nums.set("pos", fmt(on(byPos), 3), on(byPos));
@@ -186,8 +197,9 @@ export function panel2(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p2",
-    h("p", { text: t("p2.vectors") }),
+    figureText(ctx, "p", "p2.vectors"),
     sent.root,
     h("div", { class: "vec-view" }, vecLabels, scrollBox(h("div", { class: "vec-scroll" }, vecCanvas))),
     vecNote,
@@ -206,7 +218,7 @@ export function panel2(ctx) {
     nums.root,
     h("p", { text: t("p2.verdict") }),
   );
-  render();
+  ctx.ready(render);
   return panel;
 }
 

@@ -5,8 +5,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, s, attrs, fmt, row, svgPoint, slider, formula, setFormula, readouts, HeatTable, message, newId, button } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry, positionSelect, keyCheckbox, panelOf, controls, engineError } from "./shared.js";
+import { h, s, attrs, fmt, row, svgPoint, slider, formula, setFormula, readouts, HeatTable, message, newId, button, keepTextSize } from "./ui.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, liveTry, positionSelect, keyCheckbox, panelOf, controls, engineError, figureText } from "./shared.js";
 import { readMarks } from "./p2_words.js";
 import { ROLE } from "../colors.js";
 
@@ -20,6 +20,77 @@ function rotScale(theta, k) {
 }
 
 const round2 = (v) => Math.round(Math.min(LIM, Math.max(-LIM, v)) * 100) / 100;
+
+/** The plane's side, in its own units (its viewBox). */
+const SZ = 480;
+
+/** How much two boxes {x, y, w, h} overlap (their common area). */
+function overlap(a, b) {
+  return Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+}
+
+/**
+ * Put each label next to its point: `items` [{el (an SVG text on the page), x, y, r (the
+ * point's radius), away (a first spot to try, or null)}], in order of importance. Each label is
+ * measured as drawn (getBBox: its font is the page's, scaled by keepTextSize), then goes to the
+ * first of its spots (away, right, left, above, below its point, then right and left of it a
+ * line up or down, two lines, ...) that lies in the plane and covers neither a label placed
+ * before it nor a `hard` box, and among those the one covering the least of the `soft` boxes.
+ * A label moved off its point gets a leader line (into `leaders`).
+ * @param {{el: SVGTextElement, x: number, y: number, r: number, away: number[] | null}[]} items
+ * @param {{x: number, y: number, w: number, h: number}[]} hard
+ * @param {{x: number, y: number, w: number, h: number}[]} soft
+ * @param {SVGGElement} leaders
+ */
+export function placeLabels(items, hard, soft, leaders) {
+  const sizes = items.map(({ el }) => {
+    let b = null;
+    try {
+      b = el.getBBox();
+    } catch {
+      /* not laid out */
+    }
+    if (b && b.width > 0) return { w: b.width, asc: -b.y, h: b.height };
+    // not on screen yet: an estimate at the CSS size (12 units, CJK twice as wide)
+    const w = [...el.textContent].reduce((acc, ch) => acc + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 0);
+    return { w, asc: 11, h: 15 };
+  });
+  const placed = hard.map((b) => ({ x: b.x - 1, y: b.y - 1, w: b.w + 2, h: b.h + 2 }));
+  const lines = [];
+  items.forEach((it, i) => {
+    const { w, asc, h: hgt } = sizes[i];
+    const mid = asc - hgt / 2; // baseline offset that centres the label on a point
+    const near = [
+      [it.x + it.r + 3, it.y + mid],
+      [it.x - it.r - 3 - w, it.y + mid],
+      [it.x - w / 2, it.y - it.r - 2 - (hgt - asc)],
+      [it.x - w / 2, it.y + it.r + 2 + asc],
+    ];
+    const spots = it.away ? [[it.away[0] - (it.away[0] < it.x ? w : 0), it.away[1] + mid], ...near] : near;
+    const adjacent = spots.length;
+    for (let k = 1; k <= 8; k++) {
+      for (const dy of [k * (hgt + 1), -k * (hgt + 1)]) spots.push([it.x + it.r + 3, it.y + mid + dy], [it.x - it.r - 3 - w, it.y + mid + dy]);
+    }
+    let best = null;
+    spots.forEach(([x, y], k) => {
+      const box = { x, y: y - asc, w, h: hgt };
+      if (box.x < 1 || box.y < 1 || box.x + w > SZ - 1 || box.y + hgt > SZ - 1) return;
+      const cost = 1e6 * placed.reduce((acc, p) => acc + overlap(box, p), 0) + 0.2 * soft.reduce((acc, p) => acc + overlap(box, p), 0) + 20 * k;
+      if (!best || cost < best.cost) best = { x, y, box, cost, k };
+    });
+    if (!best) best = { x: Math.max(1, Math.min(SZ - w - 1, it.x)), y: Math.max(asc + 1, Math.min(SZ - 1, it.y)), box: null, cost: 0, k: 0 };
+    it.el.setAttribute("x", best.x.toFixed(1));
+    it.el.setAttribute("y", best.y.toFixed(1));
+    const box = best.box || { x: best.x, y: best.y - asc, w, h: hgt };
+    placed.push({ x: box.x - 1, y: box.y - 1, w: box.w + 2, h: box.h + 2 });
+    if (best.k >= adjacent) {
+      const lx = Math.max(box.x, Math.min(box.x + box.w, it.x));
+      const ly = Math.max(box.y, Math.min(box.y + box.h, it.y));
+      lines.push(s("line", { x1: it.x, y1: it.y, x2: lx, y2: ly, class: "leader" }));
+    }
+  });
+  leaders.replaceChildren(...lines);
+}
 
 export function panel3(ctx) {
   const { engine } = ctx;
@@ -124,7 +195,6 @@ export function panel3(ctx) {
   }
 
   // --- the plane
-  const SZ = 480;
   const svg = s("svg", { class: "plot p3-plot", viewBox: `0 0 ${SZ} ${SZ}`, role: "group", "aria-labelledby": `${id}-plane` });
   const planeLabel = h("p", { id: `${id}-plane`, class: "sr-only", text: t("p3.planeLabel") });
   const layer = s("g");
@@ -138,6 +208,8 @@ export function panel3(ctx) {
     "data-test": "p3-qhandle",
   });
   svg.append(layer, qHandle);
+  let redraw = null; // the last plane drawn, to lay its labels out again at another text size
+  keepTextSize(svg, () => redraw && redraw());
   let R = 4; // half-width of the view in data units
   const toS = (x, y) => [SZ / 2 + (x / R) * (SZ / 2 - 24), SZ / 2 - (y / R) * (SZ / 2 - 24)];
   const fromS = (sx, sy) => [((sx - SZ / 2) / (SZ / 2 - 24)) * R, (-(sy - SZ / 2) / (SZ / 2 - 24)) * R];
@@ -200,6 +272,9 @@ export function panel3(ctx) {
   const tryBox = liveTry(ctx, "words", "p3-try-seed");
   const formulaEl = formula(t("p3.formula"), "p3-formula");
 
+  let named = []; // the columns the instruction names (updateTry)
+  let revealed = ""; // ... last scrolled into view, with the sentence they were for
+
   /**
    * The instruction: on a sentence with "friend" and "emma", the lecture's; otherwise it names
    * the selected word and the word whose 2-D vector points most away from it (the projection is
@@ -210,6 +285,7 @@ export function panel3(ctx) {
     const toks = wv.tokens;
     if (toks.includes("friend") && toks.includes("emma")) {
       tryBox.set(t("p3.try"));
+      named = [toks.indexOf("emma")];
       return;
     }
     const P = wv.points.data;
@@ -228,9 +304,11 @@ export function panel3(ctx) {
       }
     }
     tryBox.set(target < 0 ? t("p3.tryNone") : t("p3.tryOwn", { word: names[word], target: names[target] }), true);
+    named = target < 0 ? [] : [target];
   }
 
   function render(live = false) {
+    if (!ctx.loaded) return;
     if (!live || !wv) {
       wv = wordVectors(engine, ctx.shared.words);
       if (!wv.error) {
@@ -256,6 +334,7 @@ export function panel3(ctx) {
     msg.clear();
     last = a;
     if (!live) updateTry(names);
+    redraw = () => drawPlane(a, names);
     setFormula(formulaEl, t(scale ? "p3.formula" : "p3.formulaNoScale"));
     drawPlane(a, names);
     heat.update({
@@ -275,6 +354,12 @@ export function panel3(ctx) {
       nr: 1,
       nc: n,
     });
+    // the word the instruction names, in view where the tables scroll (a phone)
+    if (!live && `${names.join(" ")}|${named}` !== revealed) {
+      revealed = `${names.join(" ")}|${named}`;
+      heat.reveal(named);
+      scoreRow.reveal(named);
+    }
     const x = row(wv.points, word);
     const q = row(a.q, word);
     const out = row(a.output, word);
@@ -310,69 +395,57 @@ export function panel3(ctx) {
       const [x, y] = toS(K[j * 2], K[j * 2 + 1]);
       kids.push(s("circle", { cx: x, cy: y, r: 5, class: "key-ring", stroke: ROLE.key }));
     }
-    const placed = []; // label boxes already drawn, to keep labels from overlapping
-    const place = (x, y, w, hgt) => {
-      let yy = Math.max(hgt, Math.min(SZ - 4, y));
-      for (let k = 0; k < 8; k++) {
-        const hit = placed.some((b) => x < b.x + b.w && x + w > b.x && yy - hgt < b.y && yy > b.y - b.h);
-        if (!hit) break;
-        yy += hgt;
-      }
-      placed.push({ x, y: yy, w, h: hgt });
-      return yy;
-    };
-    const labelW = (text) => [...text].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 4);
-    const clampX = (x, w) => Math.max(2, Math.min(SZ - w - 2, x));
     const dots = [];
-    const labelsEls = [];
-    // The selected word's query and output labels go first: they matter most.
-    const [qx, qy] = toS(q[0], q[1]);
-    const [outx, outy] = toS(out[0], out[1]);
-    const away = (x, y) => {
-      const dx = x - ox;
-      const dy = y - oy;
-      const len = Math.hypot(dx, dy) || 1;
-      return [x + (dx / len) * 16, y + (dy / len) * 16];
-    };
-    const qText = t("p3.qLabel", { word: names[word] });
-    let [qlx, qly] = away(qx, qy);
-    if (qlx < ox) qlx -= labelW(qText);
-    qlx = clampX(qlx, labelW(qText));
-    qly = place(qlx, qly + 4, labelW(qText), 14);
-    const oText = t("p3.outLabel", { word: names[word] });
-    let [olx, oly] = away(outx, outy);
-    if (olx < ox) olx -= labelW(oText);
-    olx = clampX(olx, labelW(oText));
-    oly = place(olx, oly + 4, labelW(oText), 14);
     for (let j = 0; j < n; j++) {
       const [x, y] = toS(P[j * 2], P[j * 2 + 1]);
       const r = 3 + 13 * Math.sqrt(Math.max(0, w[j]));
-      dots.push(s("circle", { cx: x, cy: y, r: r.toFixed(2), class: j === word ? "word-dot word-dot-sel" : "word-dot", "fill-opacity": (0.25 + 0.6 * Math.sqrt(w[j])).toFixed(3) }));
-      const text = `${names[j]} ${fmt(w[j], 2)}`;
-      let lx = x + r + 3;
-      if (lx + labelW(text) > SZ) lx = x - r - 3 - labelW(text);
-      lx = clampX(lx, labelW(text));
-      const ly = place(lx, y + 4, labelW(text), 14);
-      if (ly !== y + 4) labelsEls.push(s("line", { x1: x, y1: y, x2: lx < x ? lx + labelW(text) : lx, y2: ly - 4, class: "leader" }));
-      labelsEls.push(s("text", { x: lx, y: ly, class: `word-label${j === word ? " word-label-sel" : ""}${marks.has(j) ? " word-label-marked" : ""}`, text }));
+      dots.push({ x, y, r, el: s("circle", { cx: x, cy: y, r: r.toFixed(2), class: j === word ? "word-dot word-dot-sel" : "word-dot", "fill-opacity": (0.25 + 0.6 * Math.sqrt(w[j])).toFixed(3) }) });
     }
-    kids.push(...dots);
+    kids.push(...dots.map((d) => d.el));
+    const [qx, qy] = toS(q[0], q[1]);
+    const [outx, outy] = toS(out[0], out[1]);
     // output of the selected word
     kids.push(s("line", { x1: ox, y1: oy, x2: outx, y2: outy, class: "out-arrow" }));
     kids.push(s("path", { d: `M ${outx} ${outy - 8} L ${outx + 8} ${outy} L ${outx} ${outy + 8} L ${outx - 8} ${outy} Z`, class: "out-diamond" }));
     // query of the selected word
     kids.push(s("line", { x1: ox, y1: oy, x2: qx, y2: qy, class: "q-arrow", stroke: ROLE.query }));
-    kids.push(...labelsEls);
-    kids.push(s("text", { x: olx, y: oly, class: "out-label", text: oText }));
-    kids.push(s("text", { x: qlx, y: qly, class: "q-label", fill: ROLE.query, text: qText }));
+    // The labels, the selected word's query and output first (they matter most), then every
+    // word's name and weight, each put where it covers no label before it (placeLabels).
+    const leaders = s("g");
+    const texts = s("g");
+    kids.push(leaders, texts);
+    layer.replaceChildren(...kids);
+    const away = (x, y, gap) => {
+      const dx = x - ox;
+      const dy = y - oy;
+      const len = Math.hypot(dx, dy) || 1;
+      return [x + (dx / len) * gap, y + (dy / len) * gap];
+    };
+    const items = [
+      { el: s("text", { class: "q-label", fill: ROLE.query, text: t("p3.qLabel", { word: names[word] }) }), x: qx, y: qy, r: 11, away: away(qx, qy, 14) },
+      { el: s("text", { class: "out-label", text: t("p3.outLabel", { word: names[word] }) }), x: outx, y: outy, r: 10, away: away(outx, outy, 14) },
+      ...dots.map((d, j) => ({
+        el: s("text", { class: `word-label${j === word ? " word-label-sel" : ""}${marks.has(j) ? " word-label-marked" : ""}`, text: `${names[j]} ${fmt(w[j], 2)}` }),
+        x: d.x,
+        y: d.y,
+        r: d.r,
+        away: null,
+      })),
+    ];
+    texts.replaceChildren(...items.map((it) => it.el));
+    // what a label should not cover: the handle and the diamond; the dots, if it can help it
+    const hard = [{ x: qx - 11, y: qy - 11, w: 22, h: 22 }, { x: outx - 9, y: outy - 9, w: 18, h: 18 }];
+    const soft = dots.map((d) => ({ x: d.x - d.r, y: d.y - d.r, w: 2 * d.r, h: 2 * d.r }));
+    placeLabels(items, hard, soft, leaders);
     layer.replaceChildren(...kids);
     attrs(qHandle, { cx: qx, cy: qy, fill: ROLE.query });
     qHandle.setAttribute("aria-valuetext", t("p3.handleText", { x: fmt(q[0], 2), y: fmt(q[1], 2) }));
   }
 
   const panel = panelOf(
+    ctx,
     "p3",
-    h("p", { text: t("p3.plane") }),
+    figureText(ctx, "p", "p3.plane"),
     sent.root,
     tryBox.root,
     controls(wordSel.root, scaleBox.root),
@@ -401,6 +474,6 @@ export function panel3(ctx) {
     heat.root,
     h("p", { text: t("p3.caveat") }),
   );
-  render();
+  ctx.ready(render);
   return panel;
 }

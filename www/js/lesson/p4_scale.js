@@ -5,7 +5,7 @@
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
 import { h, fmt, row, formula, setFormula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
-import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError } from "./shared.js";
+import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError, figures, figureText } from "./shared.js";
 import { identity } from "./p2_words.js";
 
 const DEF_LEN = 1;
@@ -53,12 +53,13 @@ export function panel4(ctx) {
     { key: "slope", label: t("p4.rSlope"), test: "p4-slope" },
   ]);
   const msg = message();
-  const formulaEl = formula(t("p4.formula"), "p4-formula");
+  const formulaEl = formula(t("p4.formulaNoScale"), "p4-formula");
 
   function render() {
+    if (!ctx.loaded) return;
     const len = lenSlider.value;
     const scale = scaleBox.value;
-    setFormula(formulaEl, t(scale ? "p4.formula" : "p4.formulaNoScale"));
+    setFormula(formulaEl, t(scale ? "p4.formula" : "p4.formulaNoScale", figures(engine)));
     const wv = wordVectors(engine, ctx.shared.words);
     if (!showVectorStatus(ctx, sent, wv)) return;
     const { tokens, n, d } = wv;
@@ -107,8 +108,9 @@ export function panel4(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p4",
-    h("p", { text: t("p4.why") }),
+    figureText(ctx, "p", "p4.why"),
     sent.root,
     tryThis(t("p4.try")),
     controls(wordSel.root, lenSlider.root, scaleBox.root),
@@ -122,6 +124,6 @@ export function panel4(ctx) {
     heat.root,
     h("p", { text: t("p4.outro") }),
   );
-  render();
+  ctx.ready(render);
   return panel;
 }

@@ -14,9 +14,9 @@ export function panel5(ctx) {
   let layer = state.int("p5.layer", 1, 1, 16) - 1;
   let head = state.int("p5.head", 1, 1, 64) - 1;
 
-  // Two sentences meet in this panel: the word-vector example (shared with panels 2-4) and the
-  // trained decoder's (shared with 6, 8, 9). Each box says what it drives.
-  const sent = sentenceBox(ctx, "words", () => render(), { label: t("p5.wordsBox"), hint: t("p5.wordsHint") });
+  // Two sentences meet in this panel: the word-vector example and the trained decoder's. Each
+  // box says what it drives and which other panels share it (sentenceBox counts them).
+  const sent = sentenceBox(ctx, "words", () => render(), { label: "p5.wordsBox", hint: "p5.wordsHint" });
   const causalBox = keyCheckbox({
     id: `${id}-causal`,
     label: t("p5.causalLabel"),
@@ -46,7 +46,7 @@ export function panel5(ctx) {
   const layerSel = positionSelect({ id: `${id}-layer`, label: t("ui.layer"), key: "p5.layer", def: 1, onChange: (i) => { layer = i; renderModel(); } });
   const headSel = positionSelect({ id: `${id}-head`, label: t("ui.head"), key: "p5.head", def: 1, onChange: (i) => { head = i; renderModel(); } });
   const useWords = button({ text: t("p5.useWords"), cls: "btn btn-small", test: "p5-use-words", onClick: () => ctx.shared.setModel(ctx.shared.words) });
-  const modelSent = sentenceBox(ctx, "model", () => renderModel(), { label: t("p5.modelBox"), hint: t("p5.modelHint"), tools: [useWords] });
+  const modelSent = sentenceBox(ctx, "model", () => renderModel(), { label: "p5.modelBox", hint: "p5.modelHint", tools: [useWords] });
   const formulaEl = formula(t("p5.formula"), "p5-formula");
 
   function above(weights, n, m) {
@@ -62,6 +62,7 @@ export function panel5(ctx) {
   }
 
   function render() {
+    if (!ctx.loaded) return;
     useWords.hidden = ctx.shared.model.trim() === ctx.shared.words.trim();
     const wv = wordVectors(engine, ctx.shared.words);
     if (!showVectorStatus(ctx, sent, wv)) return;
@@ -94,6 +95,7 @@ export function panel5(ctx) {
   }
 
   function renderModel() {
+    if (!ctx.loaded) return;
     useWords.hidden = ctx.shared.model.trim() === ctx.shared.words.trim();
     const text = ctx.shared.model;
     const causal = causalBox.value;
@@ -124,6 +126,7 @@ export function panel5(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p5",
     h("p", { text: t("p5.how") }),
     sent.root,
@@ -139,7 +142,9 @@ export function panel5(ctx) {
     needsModel(modelSent.root, controls(layerSel.root, headSel.root), modelNums.root, decHeat.root),
     h("p", { text: t("p5.outro") }),
   );
-  render();
-  renderModel();
+  ctx.ready(() => {
+    render();
+    renderModel();
+  });
   return panel;
 }

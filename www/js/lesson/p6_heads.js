@@ -5,8 +5,8 @@
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, fmt, row, select, formula, setFormula, tryThis, HeatTable, message, newId, scrollBox } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes, keySelect, positionSelect, panelOf, controls, needsModel } from "./shared.js";
+import { h, fmt, row, select, setFormula, tryThis, HeatTable, message, newId, scrollBox } from "./ui.js";
+import { labels, sentenceBox, translateWithNotes, keySelect, positionSelect, panelOf, controls, needsModel, figureText, figureFormula } from "./shared.js";
 
 const KINDS = ["cross", "enc"];
 const MAX_SHOWN = 8;
@@ -87,14 +87,6 @@ function diffView(ops) {
   return kids.length ? kids : [t("p6.same")];
 }
 
-/** The model's sizes for the prose (the trained translator's, or its design values before it loads). */
-export function dims(engine) {
-  const i = engine.info;
-  const d = i ? i.dModel : 64;
-  const h = i ? i.nhead : 4;
-  return { d, h, dk: d / h, dff: i ? i.dimFeedforward : 256 };
-}
-
 export function panel6(ctx) {
   const { engine } = ctx;
   const id = newId("p6");
@@ -136,9 +128,10 @@ export function panel6(ctx) {
   const overlapTable = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p6.overlapHeader"), test: "p6-overlap" });
   const splitTable = h("table", { class: "numtable splits", role: "table", "data-test": "p6-splits" });
   const translation = h("span", { class: "translation", lang: "ko", "data-test": "p6-translation" });
-  const formulaEl = formula(t("p6.formula", dims(engine)), "p6-formula");
+  const formulaEl = figureFormula(ctx, "p6.formula", "p6-formula");
 
   function render() {
+    if (!ctx.loaded) return;
     const text = ctx.shared.model;
     const info = engine.info;
     if (info) {
@@ -233,8 +226,9 @@ export function panel6(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p6",
-    h("p", { text: t("p6.how", dims(engine)) }),
+    figureText(ctx, "p", "p6.how", { "data-test": "p6-how" }),
     msg.root,
     needsModel(
       sent.root,
@@ -248,10 +242,10 @@ export function panel6(ctx) {
       h("p", { text: t("p6.overlap") }),
       overlapTable.root,
       h("h3", { text: t("p6.splitTitle") }),
-      h("p", { text: t("p6.split", dims(engine)) }),
+      figureText(ctx, "p", "p6.split", { "data-test": "p6-split-text" }),
       scrollBox(h("div", { class: "table-scroll" }, splitTable))),
     h("p", { text: t("p6.outro") }),
   );
-  render();
+  ctx.ready(render);
   return panel;
 }

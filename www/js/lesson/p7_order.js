@@ -6,7 +6,7 @@
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
 import { h, fmt, textbox, formula, setFormula, tryThis, readouts, HeatTable, paintMatrix, numberTable, details, message, newId, scrollBox } from "./ui.js";
-import { labels, keyCheckbox, positionSelect, panelOf, controls, needsModel, engineError } from "./shared.js";
+import { labels, keyCheckbox, positionSelect, panelOf, controls, needsModel, engineError, figureText } from "./shared.js";
 
 const DEF_A = "the brother carried the sister";
 const DEF_B = "the sister carried the brother";
@@ -61,6 +61,7 @@ export function panel7(ctx) {
   const formulaEl = formula(t("p7.formula"), "p7-formula");
 
   function render() {
+    if (!ctx.loaded) return;
     const pe = peBox.value;
     setFormula(formulaEl, t(pe ? "p7.formula" : "p7.formulaNoPE"));
     if (!engine.hasLab) {
@@ -158,7 +159,8 @@ export function panel7(ctx) {
   const peAlt = h("div");
   const peMsg = message();
   function renderPE() {
-    const d = engine.hasLab ? engine.info.dModel : 64;
+    if (!engine.hasLab) return; // the table is the translator's, d_model wide (render says it is missing)
+    const d = engine.info.dModel;
     let m;
     try {
       m = engine.sinusoidalTable(PE_ROWS, d);
@@ -186,6 +188,7 @@ export function panel7(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p7",
     h("p", { text: t("p7.how") }),
     msg.root,
@@ -202,12 +205,15 @@ export function panel7(ctx) {
     h("h3", { text: t("p7.peTitle") }),
     h("p", { text: t("p7.pe") }),
     formula(t("p7.formulaPE")),
-    h("div", { class: "pe-view" }, h("p", { class: "axis-note", text: t("p7.peAxes", { n: PE_ROWS, d: engine.hasLab ? engine.info.dModel : 64 }) }), scrollBox(h("div", { class: "pe-scroll" }, peCanvas))),
-    peMsg.root,
-    peAlt,
+    needsModel(
+      h("div", { class: "pe-view" }, figureText(ctx, "p", "p7.peAxes", { class: "axis-note", "data-test": "p7-pe-axes" }, { n: PE_ROWS }), scrollBox(h("div", { class: "pe-scroll" }, peCanvas))),
+      peMsg.root,
+      peAlt),
     h("p", { text: t("p7.learned") }),
   );
-  render();
-  renderPE();
+  ctx.ready(() => {
+    render();
+    renderPE();
+  });
   return panel;
 }

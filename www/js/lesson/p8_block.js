@@ -8,8 +8,7 @@
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
 import { h, fmt, row, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable, scrollBox } from "./ui.js";
-import { labels, sentenceBox, defaultWord, translateWithNotes, positionSelect, panelOf, controls, needsModel } from "./shared.js";
-import { dims } from "./p6_heads.js";
+import { labels, sentenceBox, defaultWord, translateWithNotes, positionSelect, panelOf, controls, needsModel, figures, figureText, figureFormula } from "./shared.js";
 
 function stats(v) {
   let mean = 0;
@@ -73,6 +72,7 @@ export function panel8(ctx) {
   }
 
   function render() {
+    if (!ctx.loaded) return;
     const text = ctx.shared.model;
     const res = translateWithNotes(ctx, engine, sent, msg, text, {});
     if (!res) return;
@@ -113,15 +113,15 @@ export function panel8(ctx) {
     const zeroText = h("span", { class: "check", "data-test": "p8-zeros", "data-value": String(zeros), text: t("p8.zeros", { k: zeros, n: dff, p: fmt((100 * zeros) / dff, 0) }) });
 
     flow.replaceChildren(
-      stage({ key: "x", title: t("p8.sX", { layer: layer + 1 }), note: layer === 0 ? t("p8.nX0", dims(engine)) : t("p8.nX"), vec: x }),
+      stage({ key: "x", title: t("p8.sX", { layer: layer + 1 }), note: layer === 0 ? t("p8.nX0", figures(engine)) : t("p8.nX"), vec: x }),
       stage({ key: "attn", title: t("p8.sAttn"), note: t("p8.nAttn"), vec: attnOut }),
       stage({ key: "sum1", title: t("p8.sSum1"), note: t("p8.nSum"), vec: sum1, check: check(err1, "sum1") }),
-      stage({ key: "norm1z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum1, eps) }),
+      stage({ key: "norm1z", title: t("p8.sNormZ"), note: t("p8.nNormZ", figures(engine)), vec: standardise(sum1, eps) }),
       stage({ key: "norm1", title: t("p8.sNorm1"), note: t("p8.nNorm", { d }), vec: norm1 }),
       stage({ key: "hidden", title: t("p8.sHidden", { dff }), note: t("p8.nHidden", { d, dff }), vec: hidden, check: zeroText }),
       stage({ key: "ffn", title: t("p8.sFfn", { d }), note: t("p8.nFfn"), vec: ffnOut }),
       stage({ key: "sum2", title: t("p8.sSum2"), note: t("p8.nSum"), vec: sum2, check: check(err2, "sum2") }),
-      stage({ key: "norm2z", title: t("p8.sNormZ"), note: t("p8.nNormZ"), vec: standardise(sum2, eps) }),
+      stage({ key: "norm2z", title: t("p8.sNormZ"), note: t("p8.nNormZ", figures(engine)), vec: standardise(sum2, eps) }),
       stage({ key: "norm2", title: t("p8.sNorm2"), note: t("p8.nNorm2", { d }), vec: norm2 }),
     );
     const stripRows = [t("p8.sX", { layer: layer + 1 }), t("p8.sAttn"), t("p8.sSum1"), t("p8.sNorm1"), t("p8.sFfn", { d }), t("p8.sSum2"), t("p8.sNorm2")];
@@ -170,10 +170,11 @@ export function panel8(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p8",
-    h("p", { text: t("p8.ffn", dims(engine)) }),
+    figureText(ctx, "p", "p8.ffn", { "data-test": "p8-ffn-text" }),
     h("p", { text: t("p8.addnorm") }),
-    formula(t("p8.formulaFfn", dims(engine))),
+    figureFormula(ctx, "p8.formulaFfn", "p8-formula-ffn"),
     formula(t("p8.formulaAdd")),
     formula(t("p8.formulaNorm")),
     msg.root,
@@ -186,8 +187,8 @@ export function panel8(ctx) {
       h("h3", { text: t("p8.acrossTitle") }),
       acrossText,
       across.root),
-    h("p", { text: t("p8.outro", dims(engine)) }),
+    figureText(ctx, "p", "p8.outro", { "data-test": "p8-outro" }),
   );
-  render();
+  ctx.ready(render);
   return panel;
 }

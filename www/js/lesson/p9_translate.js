@@ -9,8 +9,8 @@ import { lessonT as t, getLang } from "../i18n.js";
 import * as state from "../state.js";
 import { Session } from "../session.js";
 import { decodingPanel } from "../panels/index.js";
-import { h, s, slider, button, formula, readouts, HeatTable, message, newId } from "./ui.js";
-import { labels, sentenceBox, translateWithNotes, liveTry, isSeed, positionSelect, panelOf, controls, needsModel } from "./shared.js";
+import { h, s, slider, button, formula, readouts, HeatTable, message, newId, scrollBox, PENDING } from "./ui.js";
+import { labels, sentenceBox, translateWithNotes, liveTry, isSeed, positionSelect, panelOf, controls, needsModel, figures } from "./shared.js";
 import { ROLE } from "../colors.js";
 
 export function panel9(ctx) {
@@ -30,6 +30,8 @@ export function panel9(ctx) {
   const msg = message();
   const roles = h("table", { class: "numtable roles", role: "table", "aria-label": t("p9.rolesLabel"), "data-test": "p9-roles" });
   const translation = h("p", { class: "translation big", lang: "ko", "data-test": "p9-translation" });
+  // how many candidates each step lists: the engine's (a step's `top`)
+  const genText = h("p", { "data-test": "p9-gen", text: t("p9.gen", { k: PENDING }) });
   // the lab's decoding panel, mounted here: one view, written once
   const decoding = h("div", { class: "p9-decoding", "data-test": "p9-decoding" });
   const session = new Session({
@@ -38,8 +40,8 @@ export function panel9(ctx) {
     // panel's own failure to load it is the same news, not a second message
     onError: (m) => m && engine.hasLab && msg.show("warn", m),
   });
-  session.mount(decodingPanel, decoding);
-  const loaded = session.load();
+  /** @type {Promise<unknown>} */
+  let loaded = Promise.resolve(); // the decoding panel's own engine: loaded after the page's (ready)
   const cross = new HeatTable({ kind: "seq", digits: 2, rowHeader: t("p9.rowHeader"), test: "p9-cross" });
   // The last part of the instruction is about the lecture's sentence: on another sentence it
   // says so and offers that sentence back.
@@ -54,6 +56,11 @@ export function panel9(ctx) {
 
   // --- RNN vs attention
   const rnnSvg = s("svg", { class: "plot p9-rnn", role: "img" });
+  const rnnBox = h("div", { class: "plot-wrap rnn-wrap" }, rnnSvg);
+  let rnnWidth = 0; // the box's width the diagram was drawn for
+  new ResizeObserver(() => {
+    if (nTokens && rnnBox.clientWidth !== rnnWidth) drawRnn();
+  }).observe(rnnBox);
   const tSlider = slider({
     id: `${id}-t`,
     label: t("p9.tLabel"),
@@ -99,25 +106,38 @@ export function panel9(ctx) {
   let nTokens = 0;
   let tokenNames = [];
 
+  /**
+   * The diagram at its size in CSS pixels (never shrunk: its labels stay readable), as wide as
+   * the panel when the words fit, else wider, in a box that scrolls. On a narrow screen the row
+   * names give way (each row's line of text starts with it) and the words' labels take two
+   * staggered lines.
+   */
   function drawRnn() {
     const n = nTokens;
     if (!n) return;
     const cur = Math.min(Math.max(1, step || n), n);
     tSlider.input.max = String(n);
     tSlider.set(cur);
-    const gap = Math.max(28, Math.min(64, Math.floor(620 / n)));
-    const W = 100 + gap * n;
+    rnnWidth = rnnBox.clientWidth;
+    const avail = rnnWidth || 720;
+    const narrow = avail < 480;
+    const left = narrow ? 20 : 90;
+    const gap = Math.max(28, Math.min(64, Math.floor((avail - left - 24) / Math.max(1, n - 1))));
+    const stagger = gap < 50;
+    const W = Math.max(avail, left + gap * (n - 1) + 24);
     const arcMax = Math.min(90, 16 + gap * (n - 1) * 0.18);
     const yR = 44;
-    const yA = yR + 40 + 22 + arcMax + 12;
-    const H = yA + 36;
+    const yA = yR + 40 + 22 + (stagger ? 14 : 0) + arcMax + 12;
+    const H = yA + 36 + (stagger ? 14 : 0);
     rnnSvg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     rnnSvg.setAttribute("width", String(W));
     rnnSvg.setAttribute("height", String(H));
     const kids = [];
-    const x = (i) => 90 + i * gap;
-    kids.push(s("text", { x: 4, y: yR + 4, class: "row-title", text: t("p9.rnnRow") }));
-    kids.push(s("text", { x: 4, y: yA + 4, class: "row-title", text: t("p9.attRow") }));
+    const x = (i) => left + i * gap;
+    if (!narrow) {
+      kids.push(s("text", { x: 4, y: yR + 4, class: "row-title", text: t("p9.rnnRow") }));
+      kids.push(s("text", { x: 4, y: yA + 4, class: "row-title", text: t("p9.attRow") }));
+    }
     // RNN: a chain; at time cur only the first cur states exist.
     for (let i = 0; i < n - 1; i++) {
       kids.push(s("line", { x1: x(i) + 9, x2: x(i + 1) - 9, y1: yR, y2: yR, class: i + 1 < cur ? "chain on" : "chain" }));
@@ -133,12 +153,15 @@ export function panel9(ctx) {
       const done = i < cur;
       kids.push(s("circle", { cx: x(i), cy: yR, r: 9, class: done ? "node on" : "node" }));
       kids.push(s("circle", { cx: x(i), cy: yA, r: 9, class: "node on" }));
-      const lbl = tokenNames[i].length > 7 ? `${tokenNames[i].slice(0, 6)}…` : tokenNames[i];
-      kids.push(s("text", { x: x(i), y: yR + 26, class: "node-label", "text-anchor": "middle", text: lbl }));
-      kids.push(s("text", { x: x(i), y: yA + 26, class: "node-label", "text-anchor": "middle", text: lbl }));
+      // a label gets the width between its neighbours (two gaps when staggered), at 7 px a letter
+      const room = Math.max(2, Math.floor(((stagger ? 2 : 1) * gap - 6) / 7));
+      const lbl = tokenNames[i].length > room ? `${tokenNames[i].slice(0, room - 1)}…` : tokenNames[i];
+      const low = stagger && i % 2 === 1 ? 14 : 0;
+      kids.push(s("text", { x: x(i), y: yR + 26 + low, class: "node-label", "text-anchor": "middle", text: lbl }));
+      kids.push(s("text", { x: x(i), y: yA + 26 + low, class: "node-label", "text-anchor": "middle", text: lbl }));
     }
-    kids.push(s("text", { x: x(0), y: yR - 18, class: "tick", text: t("p9.rnnNow", { k: cur, n }) }));
-    kids.push(s("text", { x: x(n - 1), y: yA - 9 - arcMax - 16, class: "tick", "text-anchor": "end", text: t("p9.attNow", { n }) }));
+    kids.push(s("text", { x: x(0) - (narrow ? 10 : 0), y: yR - 18, class: "tick", text: t("p9.rnnNow", { k: cur, n }) }));
+    kids.push(s("text", { x: x(0) - (narrow ? 10 : 0), y: yA - 9 - arcMax - 16, class: "tick", text: t("p9.attNow", { n }) }));
     rnnSvg.replaceChildren(...kids);
     rnnSvg.setAttribute("aria-label", t("p9.rnnLabel", { n, k: cur }));
     rnnNums.set("n", String(n), n);
@@ -148,6 +171,7 @@ export function panel9(ctx) {
   }
 
   function render() {
+    if (!ctx.loaded) return;
     const text = ctx.shared.model;
     labLink.href = ctx.labHref(text);
     // Without the translator, the RNN comparison still works from the word-vector tokenizer.
@@ -167,7 +191,8 @@ export function panel9(ctx) {
     const S = res.src.tokens.length;
     const T = tr.decoder_tokens.length;
     translation.textContent = tr.text;
-    if (!tr.finished) translation.append(h("span", { class: "note", text: ` ${t("p9.unfinished")}` }));
+    if (!tr.finished) translation.append(h("span", { class: "note", text: ` ${t("p9.unfinished", figures(engine))}` }));
+    if (tr.steps.length) genText.textContent = t("p9.gen", { k: tr.steps[0].top.length });
 
     // Who sees what, with the live shapes.
     const rowsDef = [
@@ -205,6 +230,7 @@ export function panel9(ctx) {
   }
 
   const panel = panelOf(
+    ctx,
     "p9",
     sent.root,
     msg.root,
@@ -212,7 +238,7 @@ export function panel9(ctx) {
       roles,
       h("p", { text: t("p9.roles") }),
       h("h3", { text: t("p9.genTitle") }),
-      h("p", { text: t("p9.gen") }),
+      genText,
       translation,
       decoding,
       tryBox.root,
@@ -223,10 +249,14 @@ export function panel9(ctx) {
     h("h3", { text: t("p9.rnnTitle") }),
     h("p", { text: t("p9.rnn") }),
     controls(tSlider.root, playBtn),
-    h("div", { class: "plot-wrap rnn-wrap" }, rnnSvg),
+    scrollBox(rnnBox),
     rnnNums.root,
     h("p", { text: t("p9.outro") }),
   );
-  render();
+  ctx.ready(() => {
+    session.mount(decodingPanel, decoding);
+    loaded = session.load();
+    render();
+  });
   return panel;
 }

@@ -1,16 +1,110 @@
-// Pieces several panels share: the lecture's sentence, the word-vector lookup with its messages,
-// the sentence text boxes bound to one shared sentence, token pickers, controls bound to a
-// panel's URL key, engine errors, and the frame of what a panel returns.
+// Pieces several panels share: the lecture's sentence, the figures the lesson states about its
+// models (the engine's), the word-vector lookup with its messages, the sentence text boxes bound
+// to one shared sentence, token pickers, controls bound to a panel's URL key, engine errors, and
+// the frame of what a panel returns.
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
-import { h, textbox, button, message, newId, select, slider, checkbox } from "./ui.js";
+import { fmtCount } from "../dom.js";
+import { isWord } from "../suggest.js";
+import { h, textbox, button, message, newId, select, slider, checkbox, formula, setFormula, PENDING } from "./ui.js";
 
 /** The example sentence of the lecture (panels 2-9 start from it). */
 export const SEED = "Emma hates games, but she's a great friend";
 
 /** Most tokens a word-vector panel draws (the engine takes more; the page stays readable). */
 export const MAX_WORDS = 24;
+
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/**
+ * A power of ten as written in a formula (1e-5 -> "10⁻⁵"), to the precision of the model's
+ * float32 numbers (the engine's 1e-5 is 9.99999974e-6); any other number as it is.
+ * @param {number} v
+ */
+export function powerOfTen(v) {
+  const e = Math.round(Math.log10(v));
+  if (!(v > 0) || Math.abs(10 ** e - v) > 1e-6 * v) return String(v);
+  return `10${[...String(e)].map((c) => SUPERSCRIPT[c]).join("")}`;
+}
+
+/** English words of a vocabulary, counted as the lab counts them (suggest.js isWord), once per model. */
+const wordCounts = new WeakMap();
+
+/**
+ * The figures the lesson states about its models, every one the engine's, for the strings'
+ * placeholders: of the translator (Lab.info()): `d` (d_model), `h` (heads), `dk` (d_model / h),
+ * `dff`, `encL` and `decL` (layers), `maxLen` (the longest sentence it reads and writes, in
+ * tokens), `eps` (LayerNorm's ε, written 10⁻⁵), `words` (the English words it knows, as the lab
+ * counts them: 7,797); of the word vectors (Words.dim): `gd`. Each is "…" while the engine
+ * loads and "?" when the part that has it did not load.
+ * @param {import("../engine.js").Engine} engine
+ * @returns {Record<string, string | number>}
+ */
+export function figures(engine) {
+  const none = engine.mod ? "?" : PENDING;
+  const info = engine.info;
+  const gd = engine.wordDim;
+  const out = { d: none, h: none, dk: none, dff: none, encL: none, decL: none, maxLen: none, eps: none, words: none, gd: gd ?? none };
+  if (!info) return out;
+  if (!wordCounts.has(info)) wordCounts.set(info, info.srcVocab.filter(isWord).length);
+  return {
+    ...out,
+    d: info.dModel,
+    h: info.nhead,
+    dk: info.dModel / info.nhead,
+    dff: info.dimFeedforward,
+    encL: info.encoderLayers,
+    decL: info.decoderLayers,
+    maxLen: info.maxLen,
+    eps: powerOfTen(info.layerNormEps),
+    words: fmtCount(wordCounts.get(info)),
+  };
+}
+
+/**
+ * Write the string `key` with the models' figures (and `extra`) through `set`: now, with "…"
+ * for each figure until the engine has loaded, and again once it has.
+ * @param {{engine: any, ready: (fn: () => void) => void}} ctx
+ * @param {string} key
+ * @param {(text: string) => void} set
+ * @param {Record<string, string | number>} [extra]
+ */
+export function withFigures(ctx, key, set, extra = {}) {
+  const fill = () => set(t(key, { ...figures(ctx.engine), ...extra }));
+  fill();
+  ctx.ready(fill);
+}
+
+/**
+ * An element whose text is the string `key` with the models' figures and `extra` (withFigures).
+ * @param {any} ctx @param {string} tag @param {string} key @param {Record<string, any>} [props] @param {Record<string, string | number>} [extra]
+ */
+export function figureText(ctx, tag, key, props = {}, extra = {}) {
+  const el = h(tag, props);
+  withFigures(ctx, key, (text) => (el.textContent = text), extra);
+  return el;
+}
+
+/** A formula line holding the models' figures (withFigures). @param {any} ctx @param {string} key @param {string} [test] */
+export function figureFormula(ctx, key, test) {
+  const el = formula("", test);
+  withFigures(ctx, key, (text) => setFormula(el, text));
+  return el;
+}
+
+/** Panel numbers as the strings list them: runs of three or more as a range ("2–5"), the rest one by one ("5, 6 and 8–10"). @param {number[]} nums */
+export function panelList(nums) {
+  const runs = [];
+  for (const n of [...nums].sort((a, b) => a - b)) {
+    const last = runs[runs.length - 1];
+    if (last && n === last[1] + 1) last[1] = n;
+    else runs.push([n, n]);
+  }
+  const parts = runs.flatMap(([a, b]) => (b - a >= 2 ? [`${a}–${b}`] : a === b ? [String(a)] : [String(a), String(b)]));
+  if (parts.length < 2) return parts.join("");
+  return t("ui.list", { items: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
+}
 
 /**
  * The GloVe vectors of `text` with their 2-D projection, or {error}. Adds `warning` for
@@ -61,12 +155,13 @@ export function defaultWord(tokens) {
 
 /**
  * What a panel function gives main.js: its id ("p4"), its title (the strings' `p4.title`) and
- * its body: the introduction (`p4.intro`), then `kids`.
+ * its body: the introduction (`p4.intro`, with the models' figures: withFigures), then `kids`.
+ * @param {any} ctx
  * @param {string} id
  * @param {...(Node | string | null)} kids
  */
-export function panelOf(id, ...kids) {
-  return { id, title: t(`${id}.title`), body: h("div", { class: "panel-body" }, h("p", { text: t(`${id}.intro`) }), ...kids) };
+export function panelOf(ctx, id, ...kids) {
+  return { id, title: t(`${id}.title`), body: h("div", { class: "panel-body" }, figureText(ctx, "p", `${id}.intro`, { class: "panel-intro" }), ...kids) };
 }
 
 /** A row of controls. @param {...(Node | null)} kids */
@@ -178,23 +273,37 @@ export function keyCheckbox({ key, def, onChange, ...o }) {
 
 /**
  * A text box bound to one of the shared sentences (`which` = "words" | "model"): typing in any
- * of its copies updates every panel that reads it. Returns {root, msg, refresh()}.
- * @param {{shared: any}} ctx  a lesson panel's context (main.js)
+ * of its copies updates every panel that reads it. Its label and hint are the strings `label`
+ * and `hint` (by default the shared ones), with `{panels}`: every panel that shows a box bound
+ * to this sentence, and `{others}`: those but this one (filled once every panel is built).
+ * Returns {root, msg, get}.
+ * @param {{shared: any, panel: number}} ctx  a lesson panel's context (main.js)
  * @param {"words" | "model"} which
  * @param {() => void} onChange
- * @param {{label?: string, hint?: string, tools?: HTMLElement[]}} [o]
+ * @param {{label?: string, hint?: string, tools?: HTMLElement[]}} [o]  string keys
  */
 export function sentenceBox(ctx, which, onChange, { label, hint, tools = [] } = {}) {
   const id = newId(`sent-${which}`);
   const get = () => (which === "words" ? ctx.shared.words : ctx.shared.model);
   const setShared = (v) => (which === "words" ? ctx.shared.setWords(v) : ctx.shared.setModel(v));
+  const labelKey = label || (which === "words" ? "ui.sentenceWords" : "ui.sentenceModel");
+  const hintKey = hint || (which === "words" ? "ui.sentenceWordsHint" : "ui.sentenceModelHint");
+  ctx.shared.use(which, ctx.panel);
+  const names = () => {
+    const all = ctx.shared.panels(which);
+    return { panels: panelList(all), others: panelList(all.filter((n) => n !== ctx.panel)) };
+  };
   const box = textbox({
     id,
-    label: label || t(which === "words" ? "ui.sentenceWords" : "ui.sentenceModel"),
+    label: t(labelKey, names()),
     value: get(),
-    hint: hint || t(which === "words" ? "ui.sentenceWordsHint" : "ui.sentenceModelHint"),
+    hint: t(hintKey, names()),
     onInput: (v) => setShared(v),
     test: `sentence-${which}`,
+  });
+  ctx.shared.addEventListener("built", () => {
+    box.root.querySelector("label").textContent = t(labelKey, names());
+    box.root.querySelector(".hint").textContent = t(hintKey, names());
   });
   const seed = button({ text: t("ui.seed"), cls: "btn btn-small", onClick: () => {
     box.input.value = SEED;
@@ -277,7 +386,7 @@ export function translateWithNotes(ctx, engine, sent, msg, text, options = {}, e
   const { unknown, tokens, dropped } = res.src;
   const notes = [
     unknown.length ? t("warn.unk", { words: unknown.map((i) => tokens[i]).join(", ") }) : "",
-    dropped ? t("warn.dropped", { n: dropped }) : "",
+    dropped ? t("warn.dropped", { ...figures(engine), n: dropped }) : "",
   ].filter(Boolean);
   sent.msg.show(notes.length ? "warn" : "", notes.join(" "));
   return res;

@@ -35,7 +35,7 @@ const en = {
   "page.toc": "Contents",
   "page.toLab": "Open the full attention lab",
   "page.footer":
-    "Every number on this page came from the attnscope engine (Rust compiled to WebAssembly) in this browser tab. The translator is a small model trained on a toy English–Korean corpus; it knows a few hundred words.",
+    "Every number on this page came from the attnscope engine (Rust compiled to WebAssembly) in this browser tab. The translator is a small model ({encL} encoder and {decL} decoder layers, {h} heads, d_model = {d}) trained on a toy English–Korean corpus; it knows {words} English words.",
   "status.loading": "Loading the engine and the models…",
   "status.restart": "The engine stopped on an internal error and is restarting…",
   "err.wasm": "The engine could not start ({msg}). This lesson needs WebAssembly; try reloading the page.",
@@ -51,16 +51,19 @@ const en = {
   "warn.long": "Only the first {n} words are used, to keep the pictures readable.",
   "warn.unknown": "Not in the vocabulary: {words}. These words get a vector of zeros, so here they carry no meaning.",
   "warn.unk": "The translator never saw: {words}. It reads each of them as <unk> (unknown word).",
-  "warn.dropped": "The sentence was too long: the last {n} words were cut.",
+  "warn.dropped": "The translator reads at most {maxLen} tokens: the last {n} were cut.",
   "ui.formula": "Formula",
   "ui.try": "Try this:",
   "ui.sentenceWords": "Sentence (word vectors)",
-  "ui.sentenceWordsHint": "Shared by panels 2–5: change it in any of them and the others follow.",
+  "ui.sentenceWordsHint": "Shared by panels {panels}: change it in any of them and the others follow.",
   "ui.sentenceModel": "Sentence for the translator",
   "ui.sentenceModelHint":
-    "Shared by panels 5, 6, 8, 9 and 10. The translator knows the words of everyday English (home, school, food, weather, time, travel, feelings); a word it does not know comes through unchanged.",
+    "Shared by panels {panels}. The translator knows the words of everyday English (home, school, food, weather, time, travel, feelings); a word it does not know comes through unchanged.",
   "ui.seed": "Back to the lecture's sentence",
   "ui.showNumbers": "Show the numbers as a table",
+  "ui.scrollHint": "Scroll sideways for the rest →",
+  "ui.scrollHintBack": "← The rest is to the left",
+  "ui.list": "{items} and {last}",
   "ui.layer": "Layer",
   "ui.head": "Head",
 
@@ -100,9 +103,9 @@ const en = {
   // 2
   "p2.title": "Words as vectors",
   "p2.intro":
-    "To average words, words first have to be numbers. A word embedding gives every word a list of numbers, a vector, and words that appear in similar contexts end up with similar vectors. Below are real GloVe vectors (50 numbers per word, learned from billions of words of text) for the sentence in the box.",
+    "To average words, words first have to be numbers. A word embedding gives every word a list of numbers, a vector, and words that appear in similar contexts end up with similar vectors. Below are real GloVe vectors ({gd} numbers per word, learned from billions of words of text) for the sentence in the box.",
   "p2.vectors":
-    "Each row is one word and each small square one of its 50 numbers (purple positive, olive negative). These vectors are general-purpose: “friend” has the same vector in every sentence. What we want is a version of “friend” fitted to this sentence: a weighted average of the sentence's word vectors, where the weights say which words matter for it.",
+    "Each row is one word and each small square one of its {gd} numbers (purple positive, olive negative). These vectors are general-purpose: “friend” has the same vector in every sentence. What we want is a version of “friend” fitted to this sentence: a weighted average of the sentence's word vectors, where the weights say which words matter for it.",
   "p2.vecLabel": "The {n} word vectors, {d} numbers each, as coloured squares",
   "p2.vecTable": "Word vectors: {n} words × {d} numbers",
   "p2.vecRange": "Colour scale: ±{r} (the largest magnitude among these vectors).",
@@ -114,13 +117,13 @@ const en = {
   "p2.wordLabel": "Word to rebuild",
   "p2.kwLabel": "Width of the distance kernel",
   "p2.kwText": "σ = {w} words",
-  "p2.scaleLabel": "Divide the scores by √50 (panel 4 explains why)",
+  "p2.scaleLabel": "Divide the scores by √{gd} (panel 4 explains why)",
   "p2.marksLabel": "Words that should matter for the chosen word (press to mark or unmark):",
   "p2.rowHeader": "rule",
   "p2.cmpLabel": "Weights over the sentence for “{word}” under three rules",
   "p2.rowPos": "by position (σ = {w})",
   "p2.rowDot": "dot product → softmax",
-  "p2.rowDotScaled": "dot product ÷ √50 → softmax",
+  "p2.rowDotScaled": "dot product ÷ √{gd} → softmax",
   "p2.rowWant": "what we want (your marks)",
   "p2.scoreLabel": "Raw dot products of “{word}” with every word",
   "p2.rowScore": "{word} · word",
@@ -131,7 +134,7 @@ const en = {
   "p2.paramsText": "0: nothing to learn",
   "p2.formulaPos": "by position: wⱼ = softmax(−(j − i)² / 2σ²)",
   "p2.formulaDot": "by dot product: wⱼ = softmax(xᵢ · xⱼ),   new xᵢ = Σⱼ wⱼ xⱼ",
-  "p2.formulaDotScaled": "by dot product: wⱼ = softmax(xᵢ · xⱼ / √50),   new xᵢ = Σⱼ wⱼ xⱼ",
+  "p2.formulaDotScaled": "by dot product: wⱼ = softmax(xᵢ · xⱼ / √{gd}),   new xᵢ = Σⱼ wⱼ xⱼ",
   "p2.verdict":
     "The dot product works automatically and is sometimes useful, but notice what it rewards: resemblance. Every word resembles itself most, so much of the weight lands on the chosen word. Worse, nothing in this rule can be trained. The vectors are fixed and the dot product is fixed, so if the weights are wrong they stay wrong. The next panel adds the missing knobs.",
 
@@ -140,7 +143,7 @@ const en = {
   "p3.intro":
     "Self-attention keeps the dot product and the softmax but first sends the vectors through two matrices. The chosen word's vector times W_Q is its query; every word's vector times W_K is that word's key; each score is a query–key dot product. The entries of W_Q and W_K are numbers that training can adjust, which is exactly what the raw dot product was missing.",
   "p3.plane":
-    "Fifty dimensions are hard to draw, so the sentence's GloVe vectors are projected onto the plane that spreads them out best (their two principal axes), and W_Q and W_K are 2 × 2. The weights and the output below are the engine's attention on these 2-D points.",
+    "{gd} dimensions are hard to draw, so the sentence's GloVe vectors are projected onto the plane that spreads them out best (their two principal axes), and W_Q and W_K are 2 × 2. The weights and the output below are the engine's attention on these 2-D points.",
   "p3.try":
     "select “friend” and drag the orange tip of its query toward “emma” (or press “Turn the query toward the marked words”): emma's weight climbs in the table. Then pick another word. It uses the same two matrices but has its own query, so it gets its own row of weights.",
   "p3.tryOwn": "with “{word}” selected, drag the orange tip of its query toward “{target}”, the word whose vector points most away from it: the weight of “{target}” climbs in the table. Then pick another word. It uses the same two matrices but has its own query, so it gets its own row of weights.",
@@ -191,13 +194,13 @@ const en = {
   "p4.intro":
     "A dot product adds up one product per dimension. The longer the vectors and the more dimensions they have, the larger the scores grow, and softmax answers large differences by handing nearly everything to the winner.",
   "p4.why":
-    "Here the sentence's 50-dimensional GloVe vectors go through attention with W_Q = W_K = I, so the scores are plain dot products. The slider stretches every vector, and the scores grow with the square of the stretch. The Transformer's remedy is to divide every score by √d_k, the square root of the query/key length, which keeps the scores in a range where softmax still spreads its weight.",
+    "Here the sentence's {gd}-dimensional GloVe vectors go through attention with W_Q = W_K = I, so the scores are plain dot products. The slider stretches every vector, and the scores grow with the square of the stretch. The Transformer's remedy is to divide every score by √d_k, the square root of the query/key length, which keeps the scores in a range where softmax still spreads its weight.",
   "p4.try":
     "with scaling off, stretch the vectors to ×2 and watch one bar swallow the row; then tick the box and see the weight spread out again.",
   "p4.wordLabel": "Row to show",
   "p4.lenLabel": "Stretch every vector by",
   "p4.scaleLabel": "Divide the scores by √d_k",
-  "p4.formula": "weights = softmax(Q Kᵀ / √d_k),   here Q = K = c·X and d_k = 50",
+  "p4.formula": "weights = softmax(Q Kᵀ / √d_k),   here Q = K = c·X and d_k = {gd}",
   "p4.formulaNoScale": "weights = softmax(Q Kᵀ),   here Q = K = c·X, and the scores are not divided by √d_k",
   "p4.rowLabel": "Scores, softmax inputs and weights in the row of “{word}”",
   "p4.rowScores": "score q·k",
@@ -228,9 +231,9 @@ const en = {
   "p5.try":
     "untick the mask and watch the upper triangle fill in; tick it again and check that the sum above the diagonal is back to exactly 0.",
   "p5.causalLabel": "Causal mask (each word sees only itself and earlier words)",
-  "p5.wordsBox": "Sentence for the masking table below (word vectors, shared with panels 2–4)",
+  "p5.wordsBox": "Sentence for the masking table below (word vectors, shared with panels {others})",
   "p5.wordsHint": "This box drives the table right below it. The trained decoder further down reads its own box, the second one.",
-  "p5.modelBox": "Sentence for the trained decoder below (shared with panels 6, 8 and 9)",
+  "p5.modelBox": "Sentence for the trained decoder below (shared with panels {others})",
   "p5.modelHint": "This box drives only the decoder's map below; the masking table above reads the first box.",
   "p5.useWords": "Use the first box's sentence here",
   "p5.rowHeader": "query word",
@@ -357,7 +360,7 @@ const en = {
   "p8.nAttn": "All heads joined and mixed by W_O: what this word gathered from the others.",
   "p8.sSum1": "Add: input + attention",
   "p8.sNormZ": "Norm, step 1: the sum standardised",
-  "p8.nNormZ": "(s − mean) / √(variance + ε) with ε = 10⁻⁵, computed on this page from the engine's sum: mean 0 and variance 1 for every word (ε takes a hair off the 1).",
+  "p8.nNormZ": "(s − mean) / √(variance + ε) with ε = {eps}, computed on this page from the engine's sum: mean 0 and variance 1 for every word (ε takes a hair off the 1).",
   "p8.nSum": "The residual sum: the input passes through untouched and the sublayer's result is added on top.",
   "p8.sNorm1": "Norm, step 2: learned scale γ and shift β (the engine's LayerNorm output)",
   "p8.nNorm": "Each of the {d} numbers is multiplied by its own learned γ and shifted by its own β. Training chose them, so the mean and variance move away from 0 and 1 again.",
@@ -404,8 +407,8 @@ const en = {
     "Self-attention looks within one sentence; cross-attention looks across at the other one, and that is where the translator finds out which English word to render next. Encoder-only models (such as BERT) and decoder-only models (such as GPT) each keep one half of this design.",
   "p9.genTitle": "Generation, one token at a time",
   "p9.gen":
-    "The decoder starts from <bos>, picks the most probable next token, appends it, and repeats until it produces <eos>. Step through it below (the same panel as in the lab): what the decoder has written so far, its five most probable next tokens, and where cross-attention looked at that step.",
-  "p9.unfinished": "(stopped at the length limit without <eos>)",
+    "The decoder starts from <bos>, picks the most probable next token, appends it, and repeats until it produces <eos>. Step through it below (the same panel as in the lab): what the decoder has written so far, its {k} most probable next tokens, and where cross-attention looked at that step.",
+  "p9.unfinished": "(stopped at the length limit of {maxLen} tokens without <eos>)",
   "p9.try": "step through the layers and heads: in one of them, each row lights up on the English word that its Korean token translates.",
   "p9.trySeed": "In the lecture's sentence the translator writes 엠마 a second time for “she”: find which English word that row looks at.",
   "p9.tryOwn": "On the lecture's sentence the translator writes 엠마 a second time for “she”; go back to it to find which English word that row looks at.",
@@ -631,7 +634,7 @@ const ko = {
   "page.toc": "차례",
   "page.toLab": "어텐션 실험실 전체 보기",
   "page.footer":
-    "이 페이지의 숫자는 모두 지금 이 탭에서 돌아가는 attnscope 엔진(Rust를 WebAssembly로 컴파일한 것)이 계산했습니다. 번역기는 연습용 영어–한국어 말뭉치로 학습한 작은 모델이라 아는 단어가 수백 개 정도입니다.",
+    `이 페이지의 숫자는 모두 지금 이 탭에서 돌아가는 attnscope 엔진(Rust를 WebAssembly로 컴파일한 것)이 계산했습니다. 번역기는 연습용 영어–한국어 말뭉치로 학습한 작은 모델(인코더 {encL}${G.layer}, 디코더 {decL}${G.layer}, 헤드 {h}개, d_model = {d})이고, 아는 영어 단어는 {words}개입니다.`,
   "status.loading": "엔진과 모델을 불러오는 중…",
   "status.restart": "엔진이 내부 오류로 멈춰서 다시 시작하는 중…",
   "err.wasm": "엔진을 시작하지 못했습니다({msg}). 이 강의에는 WebAssembly가 필요합니다. 페이지를 새로 고쳐 보세요.",
@@ -647,15 +650,18 @@ const ko = {
   "warn.long": "그림이 너무 빽빽해지지 않도록 앞의 {n}개 단어만 씁니다.",
   "warn.unknown": "사전에 없는 단어: {words}. 이 단어들은 0으로만 채운 벡터를 받으므로 여기서는 아무 의미도 담지 못합니다.",
   "warn.unk": "번역기가 학습 중에 본 적 없는 단어: {words}. 모두 <unk>(모르는 단어)로 읽습니다.",
-  "warn.dropped": "문장이 너무 길어서 마지막 {n}개 단어는 잘렸습니다.",
+  "warn.dropped": "번역기는 토큰을 {maxLen}개까지만 읽습니다. 마지막 {n}개는 잘렸습니다.",
   "ui.formula": "수식",
   "ui.try": `${G.tryThis}:`,
   "ui.sentenceWords": "문장 (단어 벡터용)",
-  "ui.sentenceWordsHint": "2–5번 패널이 함께 씁니다. 어느 패널에서 고치든 나머지도 따라 바뀝니다.",
+  "ui.sentenceWordsHint": "{panels}번 패널이 함께 씁니다. 어느 패널에서 고치든 나머지도 따라 바뀝니다.",
   "ui.sentenceModel": "번역기에 넣을 문장",
-  "ui.sentenceModelHint": "5, 6, 8, 9, 10번 패널이 함께 씁니다. 번역기는 일상 영어 단어(집, 학교, 음식, 날씨, 시간, 여행, 감정)를 압니다. 모르는 단어는 번역에 그대로 옮겨집니다.",
+  "ui.sentenceModelHint": "{panels}번 패널이 함께 씁니다. 번역기는 일상 영어 단어(집, 학교, 음식, 날씨, 시간, 여행, 감정)를 압니다. 모르는 단어는 번역에 그대로 옮겨집니다.",
   "ui.seed": "강의 예문으로 되돌리기",
   "ui.showNumbers": "숫자를 표로 보기",
+  "ui.scrollHint": "옆으로 밀면 나머지가 보입니다 →",
+  "ui.scrollHintBack": "← 나머지는 왼쪽에 있습니다",
+  "ui.list": "{items}, {last}",
   "ui.layer": G.layer,
   "ui.head": "헤드",
 
@@ -695,9 +701,9 @@ const ko = {
   // 2
   "p2.title": "벡터가 된 단어",
   "p2.intro":
-    "단어를 평균 내려면 먼저 단어가 숫자여야 합니다. 단어 임베딩은 단어마다 숫자 목록, 곧 벡터를 하나씩 붙여 주는데, 비슷한 맥락에서 쓰이는 단어일수록 벡터도 비슷해집니다. 아래는 입력한 문장에 대한 실제 GloVe 벡터입니다. 단어마다 숫자가 50개이고, 수십억 단어 분량의 글에서 학습된 값입니다.",
+    "단어를 평균 내려면 먼저 단어가 숫자여야 합니다. 단어 임베딩은 단어마다 숫자 목록, 곧 벡터를 하나씩 붙여 주는데, 비슷한 맥락에서 쓰이는 단어일수록 벡터도 비슷해집니다. 아래는 입력한 문장에 대한 실제 GloVe 벡터입니다. 단어마다 숫자가 {gd}개이고, 수십억 단어 분량의 글에서 학습된 값입니다.",
   "p2.vectors":
-    "한 줄이 한 단어, 작은 칸 하나가 50개 숫자 중 하나입니다(보라색은 양수, 올리브색은 음수). 이런 벡터는 범용이라서 ‘friend’는 어느 문장에 들어가든 같은 벡터를 씁니다. 우리가 원하는 것은 이 문장에 맞게 다듬어진 ‘friend’입니다. 문장 속 단어 벡터들을 가중평균하되, 이 단어에 어떤 단어가 중요한지를 가중치가 알려 주면 됩니다.",
+    "한 줄이 한 단어, 작은 칸 하나가 {gd}개 숫자 중 하나입니다(보라색은 양수, 올리브색은 음수). 이런 벡터는 범용이라서 ‘friend’는 어느 문장에 들어가든 같은 벡터를 씁니다. 우리가 원하는 것은 이 문장에 맞게 다듬어진 ‘friend’입니다. 문장 속 단어 벡터들을 가중평균하되, 이 단어에 어떤 단어가 중요한지를 가중치가 알려 주면 됩니다.",
   "p2.vecLabel": "단어 벡터 {n}개, 각각 숫자 {d}개를 색칸으로 표시",
   "p2.vecTable": "단어 벡터: 단어 {n}개 × 숫자 {d}개",
   "p2.vecRange": "색 범위: ±{r} (이 벡터들에서 절댓값이 가장 큰 값).",
@@ -709,13 +715,13 @@ const ko = {
   "p2.wordLabel": "가중평균으로 다시 표현할 단어",
   "p2.kwLabel": "거리 커널의 폭",
   "p2.kwText": "σ = 단어 {w}개",
-  "p2.scaleLabel": "점수를 √50으로 나누기 (이유는 4번 패널에서)",
+  "p2.scaleLabel": "점수를 √{gd|으로} 나누기 (이유는 4번 패널에서)",
   "p2.marksLabel": "고른 단어에 중요한 단어 (눌러서 표시하거나 해제):",
   "p2.rowHeader": "방식",
   "p2.cmpLabel": "“{word}”에 대한 문장 전체의 가중치, 세 가지 방식",
   "p2.rowPos": "위치 기준 (σ = {w})",
   "p2.rowDot": "내적 → 소프트맥스",
-  "p2.rowDotScaled": "내적 ÷ √50 → 소프트맥스",
+  "p2.rowDotScaled": "내적 ÷ √{gd} → 소프트맥스",
   "p2.rowWant": "바라는 모양 (내가 표시한 단어)",
   "p2.scoreLabel": "“{word}”{|와} 각 단어의 내적 (그대로)",
   "p2.rowScore": "{word} · 단어",
@@ -726,7 +732,7 @@ const ko = {
   "p2.paramsText": "0개: 배울 것이 없음",
   "p2.formulaPos": "위치 기준: wⱼ = softmax(−(j − i)² / 2σ²)",
   "p2.formulaDot": "내적 기준: wⱼ = softmax(xᵢ · xⱼ),   새 xᵢ = Σⱼ wⱼ xⱼ",
-  "p2.formulaDotScaled": "내적 기준: wⱼ = softmax(xᵢ · xⱼ / √50),   새 xᵢ = Σⱼ wⱼ xⱼ",
+  "p2.formulaDotScaled": "내적 기준: wⱼ = softmax(xᵢ · xⱼ / √{gd}),   새 xᵢ = Σⱼ wⱼ xⱼ",
   "p2.verdict":
     "내적은 손댈 것 없이 저절로 계산되고 쓸모 있을 때도 있지만, 무엇에 점수를 주는지 보세요. 바로 ‘닮음’입니다. 어떤 단어든 자기 자신을 가장 닮았으니 가중치가 고른 단어 자신에게 많이 쏠립니다. 더 큰 문제는 이 방식에는 학습할 거리가 전혀 없다는 점입니다. 벡터도 고정, 내적도 고정이니 가중치가 틀려도 바로잡을 방법이 없습니다. 다음 패널에서 빠진 손잡이를 달아 줍니다.",
 
@@ -735,7 +741,7 @@ const ko = {
   "p3.intro":
     "셀프 어텐션은 내적과 소프트맥스를 그대로 쓰되, 그 전에 벡터를 행렬 두 개에 통과시킵니다. 고른 단어의 벡터에 W_Q를 곱한 것이 쿼리, 각 단어의 벡터에 W_K를 곱한 것이 그 단어의 키이고, 점수는 쿼리와 키의 내적입니다. W_Q와 W_K의 칸 하나하나가 학습으로 조정할 수 있는 숫자이며, 행렬 없이 벡터끼리 바로 구한 2번 패널의 내적에는 없던 것이 바로 이것입니다.",
   "p3.plane":
-    "50차원은 그림으로 그리기 어려우니, 문장의 GloVe 벡터를 가장 넓게 펼쳐 보이는 평면(두 주성분 축)에 투영하고 W_Q와 W_K도 2 × 2로 줄였습니다. 아래의 가중치와 출력은 이 2차원 점들에 엔진이 직접 어텐션을 계산한 결과입니다.",
+    "{gd}차원은 그림으로 그리기 어려우니, 문장의 GloVe 벡터를 가장 넓게 펼쳐 보이는 평면(두 주성분 축)에 투영하고 W_Q와 W_K도 2 × 2로 줄였습니다. 아래의 가중치와 출력은 이 2차원 점들에 엔진이 직접 어텐션을 계산한 결과입니다.",
   "p3.try":
     "‘friend’를 고르고 주황색 쿼리 화살표의 끝을 ‘emma’ 쪽으로 끌어 보세요(‘쿼리를 표시한 단어 쪽으로 돌리기’ 버튼을 눌러도 됩니다). 표에서 emma의 가중치가 올라갑니다. 그다음 다른 단어를 골라 보세요. 두 행렬은 같지만 쿼리가 달라서 가중치 줄도 따로 생깁니다.",
   "p3.tryOwn": "‘{word}’{|를} 고른 채로 주황색 쿼리 화살표의 끝을 ‘{target}’ 쪽으로 끌어 보세요. ‘{target}’{|은} 벡터가 ‘{word}’{|와} 가장 반대쪽을 향하는 단어입니다. 표에서 ‘{target}’의 가중치가 올라갑니다. 그다음 다른 단어를 골라 보세요. 두 행렬은 같지만 쿼리가 달라서 가중치 줄도 따로 생깁니다.",
@@ -786,13 +792,13 @@ const ko = {
   "p4.intro":
     "내적은 차원마다 곱을 하나씩 구해 더한 값입니다. 벡터가 길수록, 차원이 많을수록 점수가 커지고, 소프트맥스는 점수 차이가 벌어지면 거의 모든 몫을 1등에게 몰아줍니다.",
   "p4.why":
-    "여기서는 문장의 50차원 GloVe 벡터를 W_Q = W_K = I인 어텐션에 넣으므로 점수는 단어 벡터끼리의 내적 그대로입니다. 슬라이더는 모든 벡터를 늘이는데, 점수는 늘인 배율의 제곱으로 커집니다. 트랜스포머는 모든 점수를 √d_k(쿼리·키 길이의 제곱근)로 나눠 이 문제를 풉니다. 그러면 점수가 소프트맥스가 가중치를 고루 나눌 수 있는 범위 안에 머뭅니다.",
+    "여기서는 문장의 {gd}차원 GloVe 벡터를 W_Q = W_K = I인 어텐션에 넣으므로 점수는 단어 벡터끼리의 내적 그대로입니다. 슬라이더는 모든 벡터를 늘이는데, 점수는 늘인 배율의 제곱으로 커집니다. 트랜스포머는 모든 점수를 √d_k(쿼리·키 길이의 제곱근)로 나눠 이 문제를 풉니다. 그러면 점수가 소프트맥스가 가중치를 고루 나눌 수 있는 범위 안에 머뭅니다.",
   "p4.try":
     "스케일링을 끈 채로 벡터를 ×2까지 늘려 보세요. 막대 하나가 줄 전체를 집어삼킵니다. 그다음 상자에 체크하면 가중치가 다시 퍼집니다.",
   "p4.wordLabel": "보여 줄 줄",
   "p4.lenLabel": "모든 벡터를 늘이는 배율",
   "p4.scaleLabel": "점수를 √d_k로 나누기",
-  "p4.formula": "가중치 = softmax(Q Kᵀ / √d_k),   여기서 Q = K = c·X, d_k = 50",
+  "p4.formula": "가중치 = softmax(Q Kᵀ / √d_k),   여기서 Q = K = c·X, d_k = {gd}",
   "p4.formulaNoScale": "가중치 = softmax(Q Kᵀ),   여기서 Q = K = c·X, 점수를 √d_k로 나누지 않음",
   "p4.rowLabel": "“{word}” 줄의 점수, 소프트맥스 입력, 가중치",
   "p4.rowScores": "점수 q·k",
@@ -822,9 +828,9 @@ const ko = {
     "처방은 마스크입니다. 소프트맥스에 넣기 전에 뒤쪽 위치를 향한 점수를 모두 −∞로 바꿉니다. exp(−∞) = 0이므로 그 칸의 가중치는 정확히 0이 되고, 왼쪽 아래 삼각형만 남습니다.",
   "p5.try": "마스크를 해제해 위쪽 삼각형이 채워지는 것을 보고, 다시 체크해 대각선 위 가중치의 합이 정확히 0으로 돌아오는지 확인해 보세요.",
   "p5.causalLabel": "인과 마스크 (각 단어는 자기 자신과 앞 단어만 봄)",
-  "p5.wordsBox": "바로 아래 마스킹 표에 쓸 문장 (단어 벡터, 2–4번 패널과 함께 씀)",
+  "p5.wordsBox": "바로 아래 마스킹 표에 쓸 문장 (단어 벡터, {others}번 패널과 함께 씀)",
   "p5.wordsHint": "이 상자는 바로 아래 표를 바꿉니다. 더 아래의 학습된 디코더는 자기 상자, 곧 두 번째 상자의 문장을 읽습니다.",
-  "p5.modelBox": "아래 학습된 디코더에 넣을 문장 (6, 8, 9번 패널과 함께 씀)",
+  "p5.modelBox": "아래 학습된 디코더에 넣을 문장 ({others}번 패널과 함께 씀)",
   "p5.modelHint": "이 상자는 아래 디코더 지도만 바꿉니다. 위의 마스킹 표는 첫 번째 상자의 문장을 읽습니다.",
   "p5.useWords": "첫 번째 상자의 문장 가져오기",
   "p5.rowHeader": "쿼리 단어",
@@ -951,7 +957,7 @@ const ko = {
   "p8.nAttn": "모든 헤드의 결과를 이어 붙여 W_O로 섞은 것. 이 단어가 다른 단어들에게서 모아 온 정보입니다.",
   "p8.sSum1": "Add: 입력 + 어텐션",
   "p8.sNormZ": "Norm 1단계: 합을 표준화",
-  "p8.nNormZ": "(s − 평균) / √(분산 + ε), ε = 10⁻⁵. 엔진이 계산한 합으로 이 페이지가 직접 계산했습니다. 어느 단어든 평균 0, 분산 1입니다(ε 때문에 1보다 아주 조금 작습니다).",
+  "p8.nNormZ": "(s − 평균) / √(분산 + ε), ε = {eps}. 엔진이 계산한 합으로 이 페이지가 직접 계산했습니다. 어느 단어든 평균 0, 분산 1입니다(ε 때문에 1보다 아주 조금 작습니다).",
   "p8.nSum": "잔차 합: 입력은 손대지 않고 지나가고, 하위 층의 결과가 그 위에 더해집니다.",
   "p8.sNorm1": "Norm 2단계: 학습된 배율 γ와 이동 β (엔진의 LayerNorm 출력)",
   "p8.nNorm": "숫자 {d}개마다 자기 몫의 학습된 γ를 곱하고 β를 더합니다. 이 값은 학습이 정한 것이라, 평균과 분산이 다시 0과 1에서 벗어납니다.",
@@ -998,8 +1004,8 @@ const ko = {
     `셀프 어텐션은 한 문장 안을 들여다보고, ${G.crossAttention}은 건너편 문장을 바라봅니다. 다음에 어떤 영어 단어를 옮길지 번역기가 알아내는 곳이 바로 ${G.crossAttention}입니다. 인코더만 쓰는 모델(BERT 등)과 디코더만 쓰는 모델(GPT 등)은 이 설계에서 각각 한쪽만 가져간 것입니다.`,
   "p9.genTitle": "생성: 한 번에 토큰 하나씩",
   "p9.gen":
-    "디코더는 <bos>에서 출발해 다음에 올 확률이 가장 높은 토큰을 골라 덧붙이고, <eos>가 나올 때까지 이를 되풀이합니다. 아래에서 한 단계씩 따라가 보세요(실험실과 같은 패널입니다). 디코더가 지금까지 쓴 것, 다음 토큰 후보 다섯 개와 그 확률, 그 단계에서 교차 어텐션이 어디를 보았는지가 나옵니다.",
-  "p9.unfinished": "(<eos> 없이 길이 한도에서 멈춤)",
+    "디코더는 <bos>에서 출발해 다음에 올 확률이 가장 높은 토큰을 골라 덧붙이고, <eos>가 나올 때까지 이를 되풀이합니다. 아래에서 한 단계씩 따라가 보세요(실험실과 같은 패널입니다). 디코더가 지금까지 쓴 것, 다음 토큰 후보 {k}개와 그 확률, 그 단계에서 교차 어텐션이 어디를 보았는지가 나옵니다.",
+  "p9.unfinished": "(<eos> 없이 길이 한도인 토큰 {maxLen}개에서 멈춤)",
   "p9.try": "층과 헤드를 바꿔 가며 살펴보세요. 어느 헤드에서는 줄마다 그 한국어 토큰이 옮긴 영어 단어에 불이 들어옵니다.",
   "p9.trySeed": "강의 예문에서 번역기는 ‘she’를 옮기며 ‘엠마’를 한 번 더 씁니다. 그 줄이 어떤 영어 단어를 보는지 찾아보세요.",
   "p9.tryOwn": "강의 예문에서는 번역기가 ‘she’를 옮기며 ‘엠마’를 한 번 더 씁니다. 그 줄이 어떤 영어 단어를 보는지 찾으려면 강의 예문으로 돌아가 보세요.",

@@ -3,7 +3,7 @@
 // Text always enters the page through textContent (never parsed as HTML).
 
 import { seqColor, divColor, seqDark, divDark } from "../colors.js";
-import { fmt } from "../dom.js";
+import { fmt, whenKoreanFont } from "../dom.js";
 import { lessonT as t } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -48,6 +48,9 @@ export function attrs(e, a) {
 
 export { fmt };
 
+/** Where a number of the engine will go while it loads. */
+export const PENDING = "…";
+
 /**
  * Where a pointer event falls in `svg`'s own units (its viewBox), or null while the SVG is not
  * laid out. @param {SVGSVGElement} svg @param {PointerEvent} e
@@ -75,13 +78,31 @@ export function newId(prefix) {
 /**
  * A box that scrolls sideways when what it holds (a table, a canvas with an aria-label) is wider
  * than the screen: while it does, the keyboard can focus it, to scroll it with the arrow keys,
- * and it is a group named by its content; otherwise it is a plain box and no tab stop.
+ * and it is a group named by its content; otherwise it is a plain box and no tab stop. While it
+ * scrolls, a line above it says so (and, at its right end, that the rest is to the left) and a
+ * fade marks its right edge while more lies beyond it; `--visible-w` on the box is its visible
+ * width (for a caption that must stay in view, lesson.css). Returns the frame holding the box:
+ * put that on the page.
+ * @param {HTMLElement} box
+ * @returns {HTMLElement}
  */
 export function scrollBox(box) {
   const content = box.firstElementChild;
   if (!content.id) content.id = newId("scrolled");
+  const hint = h("p", { class: "scroll-hint", "aria-hidden": "true", text: t("ui.scrollHint") });
+  const fade = h("span", { class: "scroll-fade", "aria-hidden": "true" });
+  const frame = h("div", { class: "scroll-frame" }, hint, h("div", { class: "scroll-area" }, box, fade));
+  const edges = () => {
+    const more = box.scrollLeft < box.scrollWidth - box.clientWidth - 1;
+    frame.classList.toggle("more-right", more);
+    const text = t(more || box.scrollLeft < 1 ? "ui.scrollHint" : "ui.scrollHintBack");
+    if (hint.textContent !== text) hint.textContent = text;
+  };
   const update = () => {
     const scrolls = box.scrollWidth > box.clientWidth + 1;
+    frame.classList.toggle("scrolls", scrolls);
+    box.style.setProperty("--visible-w", `${box.clientWidth}px`);
+    edges();
     if (scrolls === box.hasAttribute("tabindex")) return;
     if (scrolls) {
       box.tabIndex = 0;
@@ -91,10 +112,59 @@ export function scrollBox(box) {
       for (const a of ["tabindex", "role", "aria-labelledby"]) box.removeAttribute(a);
     }
   };
+  box.addEventListener("scroll", edges, { passive: true });
   const watch = new ResizeObserver(update);
   watch.observe(box);
   watch.observe(content);
-  return box;
+  return frame;
+}
+
+/**
+ * Scroll `box` (a scrollBox's box) the least that brings the horizontal span [left, right] of
+ * its content (in the content's pixels) into view, right of `keep` pixels that stay on screen
+ * (a sticky column) and clear of the edge's fade.
+ * @param {HTMLElement} box @param {number} left @param {number} right @param {number} [keep]
+ */
+export function revealSpan(box, left, right, keep = 0) {
+  if (box.scrollWidth <= box.clientWidth + 1) return;
+  const fade = 32;
+  let to = box.scrollLeft;
+  if (right - to > box.clientWidth - fade) to = right - box.clientWidth + fade;
+  if (left - to < keep) to = left - keep;
+  box.scrollLeft = Math.max(0, to);
+}
+
+/**
+ * Keep an SVG's chart text at its size in CSS pixels however much the SVG is shrunk to fit the
+ * screen: `--k` on the SVG is how many of its units one CSS pixel takes (at least 1), and the
+ * lesson's chart text multiplies its font size by it (lesson.css). `redraw` runs when `--k`
+ * changes, for labels laid out by their size. Returns a function that measures and sets `--k`
+ * now and returns it.
+ * @param {SVGSVGElement} svg @param {() => void} [redraw]
+ */
+export function keepTextSize(svg, redraw) {
+  let k = 1;
+  const measure = () => {
+    const m = svg.getScreenCTM(); // CSS pixels per unit, as drawn (border and aspect ratio included)
+    const next = m && m.a > 0 ? Math.max(1, 1 / m.a) : 1;
+    if (Math.abs(next - k) > 0.005 || !svg.style.getPropertyValue("--k")) {
+      k = next;
+      svg.style.setProperty("--k", String(Math.ceil(k * 1000) / 1000)); // rounded up: never below the CSS size
+    }
+    return k;
+  };
+  new ResizeObserver(() => {
+    const before = k;
+    if (Math.abs(measure() - before) > 0.005 && redraw) redraw();
+  }).observe(svg);
+  // Chromium keeps SVG text drawn while the page's Korean font was on its way in the fallback
+  // font (boxes, without a Korean font on the machine) until the text's size changes: when the
+  // font arrives, the size changes by a hair
+  whenKoreanFont(() => {
+    k += 0.001;
+    svg.style.setProperty("--k", String(Math.ceil(k * 1000) / 1000));
+  });
+  return measure;
 }
 
 /** A message line: kind "warn" | "error" | "info". Hidden while empty. */
@@ -252,7 +322,7 @@ export function readouts(items) {
   const cells = {};
   const names = {};
   for (const { key, label, test } of items) {
-    const dd = h("dd", { "data-test": test });
+    const dd = h("dd", { "data-test": test, text: PENDING }); // until the engine's number comes
     const dt = h("dt", { text: label });
     cells[key] = dd;
     names[key] = dt;
@@ -284,9 +354,22 @@ export class HeatTable {
     this.onRow = onRow;
     this.rowHeader = rowHeader;
     this.table = h("table", { class: `heat${compact ? " heat-compact" : ""}`, role: "table", "data-test": test });
-    this.caption = h("caption");
-    this.root = scrollBox(h("div", { class: "heat-wrap" }, this.table));
+    this.captionText = h("span", { class: "cap" }); // stays in view while the table scrolls
+    this.caption = h("caption", {}, this.captionText);
+    this.box = h("div", { class: "heat-wrap" }, this.table);
+    this.root = scrollBox(this.box);
     this.shape = "";
+  }
+
+  /** Scroll the table (if it scrolls) so that the columns `cols` (0-based) are in view, right of the row names. @param {number[]} cols */
+  reveal(cols) {
+    const head = this.table.tHead?.rows[0]?.cells;
+    if (!head || !cols.length) return;
+    const b = this.box.getBoundingClientRect();
+    const spans = cols.filter((c) => head[c + 1]).map((c) => head[c + 1].getBoundingClientRect());
+    if (!spans.length) return;
+    const x = (v) => v - b.left + this.box.scrollLeft;
+    revealSpan(this.box, x(Math.min(...spans.map((r) => r.left))), x(Math.max(...spans.map((r) => r.right))), head[0].getBoundingClientRect().width);
   }
 
   /**
@@ -318,7 +401,7 @@ export class HeatTable {
       }
       this.table.replaceChildren(this.caption, head, body);
     }
-    this.caption.textContent = d.label;
+    if (this.captionText.textContent !== d.label) this.captionText.textContent = d.label;
     const rows = this.table.tBodies[0].rows;
     let range = d.range;
     if (this.kind === "div" && !range) {
@@ -358,7 +441,9 @@ export class HeatTable {
 }
 
 /**
- * Vertical bars over token labels (decorative: the numbers are in a table next to it).
+ * Vertical bars over token labels (decorative: the numbers are in a table next to it), as wide
+ * as the space they have: on a narrow screen the labels take two staggered rows, and if the
+ * bars still do not fit, the chart shrinks with its text kept at its size (keepTextSize).
  * `update({values, labels, highlight: Set of indices, max})`.
  */
 export class Bars {
@@ -367,25 +452,43 @@ export class Bars {
     this.height = height;
     this.svg = s("svg", { class: "bars", "aria-hidden": "true", focusable: "false" });
     this.root = h("div", { class: "bars-wrap" }, this.svg);
+    this.textScale = keepTextSize(this.svg);
+    this.last = null;
+    this.width = 0;
+    new ResizeObserver(() => {
+      if (this.last && this.root.clientWidth !== this.width) this.draw();
+    }).observe(this.root);
   }
 
-  update({ values, labels, highlight = new Set(), max = 1 }) {
+  update(d) {
+    this.last = d;
+    this.draw();
+  }
+
+  draw() {
+    const { values, labels, highlight = new Set(), max = 1 } = this.last;
     const n = values.length;
-    const bw = Math.max(18, Math.min(56, Math.floor(640 / Math.max(1, n))));
+    this.width = this.root.clientWidth;
+    const avail = this.width || 648;
+    const bw = Math.max(18, Math.min(56, Math.floor((avail - 8) / Math.max(1, n))));
+    const stagger = bw < 48; // each label gets the width of two bars
     const W = n * bw + 8;
-    const H = this.height;
     const top = 16;
-    const base = H - 34;
+    const base = this.height - 34;
+    const H = this.height + (stagger ? 14 : 0);
     attrs(this.svg, { viewBox: `0 0 ${W} ${H}`, width: W, height: H });
+    const k = this.textScale();
     const kids = [];
     kids.push(s("line", { x1: 0, x2: W, y1: base + 0.5, y2: base + 0.5, class: "bars-axis" }));
     for (let i = 0; i < n; i++) {
       const v = Math.max(0, values[i]);
       const hgt = (v / max) * (base - top);
       const x = 4 + i * bw;
+      const low = stagger && i % 2 === 1;
       kids.push(s("rect", { x: x + 3, y: base - hgt, width: bw - 6, height: Math.max(0, hgt), fill: this.color, class: highlight.has(i) ? "bar bar-hl" : "bar" }));
       kids.push(s("text", { x: x + bw / 2, y: base - hgt - 4, class: "bars-num", "text-anchor": "middle", text: fmt(values[i], 2) }));
-      kids.push(s("text", { x: x + bw / 2, y: base + 14, class: highlight.has(i) ? "bars-label bars-label-hl" : "bars-label", "text-anchor": "middle", text: clip(labels[i], bw) }));
+      if (low) kids.push(s("line", { x1: x + bw / 2, x2: x + bw / 2, y1: base + 2, y2: base + 18, class: "bars-tick" }));
+      kids.push(s("text", { x: x + bw / 2, y: base + 14 + (low ? 14 : 0), class: highlight.has(i) ? "bars-label bars-label-hl" : "bars-label", "text-anchor": "middle", text: clip(labels[i], (stagger ? 2 * bw - 4 : bw) / k) }));
     }
     this.svg.replaceChildren(...kids);
   }
@@ -437,7 +540,7 @@ export function paintMatrix(canvas, data, nr, nc, { cell = 8, cellH, range, kind
  */
 export function numberTable({ label, rows, cols, data, nr, nc, digits = 3, rowHeader = "", test }) {
   const table = h("table", { class: "numtable", role: "table", "aria-label": label, "data-test": test });
-  table.append(h("caption", { text: label }));
+  table.append(h("caption", {}, h("span", { class: "cap", text: label })));
   const hr = h("tr", {}, h("th", { scope: "col", text: rowHeader }));
   for (const c of cols) hr.append(h("th", { scope: "col", text: c }));
   const body = h("tbody");
