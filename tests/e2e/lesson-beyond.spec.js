@@ -102,7 +102,7 @@ for (const lang of ["en", "ko"]) {
     await openLesson(page, `?lang=${lang}#p10`);
     const p10 = page.locator("#p10");
     await expect(p10.getByRole("heading", { level: 2 })).toHaveText(lang === "en" ? "10What attention weights do not tell you" : "10어텐션 가중치가 말해 주지 않는 것");
-    await expect(page.locator("section.panel")).toHaveCount(10);
+    await expect(page.locator("section.panel")).toHaveCount(11); // panel 11 (BERT and GPT) follows
     await expect(page.getByRole("navigation").getByRole("link", { name: lang === "en" ? "What attention weights do not tell you" : "어텐션 가중치가 말해 주지 않는 것" })).toHaveCount(1);
     const truth = await engineTruth(page, "friend");
 

@@ -104,7 +104,10 @@ for (const lang of ["en", "ko"]) {
     expect(truth2.tokens[truth.tokens.length]).toBe(top);
     await expect(decMap.locator("tbody tr")).toHaveCount(truth.tokens.length + 1);
     const dec2 = await readHeat(decMap);
-    expect(dec2.values.slice(0, dec.values.length).map((r) => r.slice(0, dec.values.length))).toEqual(dec.values);
+    // the causal mask: the earlier rows do not see the new token. Equal up to float rounding (the
+    // relaxed-SIMD build's fused multiply-adds group a longer sequence's sums differently)
+    const drift = Math.max(...dec.values.map((r, i) => Math.max(...r.map((v, j) => Math.abs(v - dec2.values[i][j])))));
+    expect(drift).toBeLessThan(1e-6);
     expect(await shownNext(p11)).toEqual(truth2.next);
 
     await p11.screenshot({ path: testInfo.outputPath(`lesson-${lang}-p11.png`) });

@@ -544,6 +544,7 @@ export function panel11(ctx) {
   const labLink = h("a", { class: "btn btn-primary", href: ctx.labHref(text), "data-test": "p11-lab-link", text: t("p11.openLab") });
 
   const panel = panelOf(
+    ctx,
     "p11",
     h("p", { text: t("p11.how") }),
     h("div", { class: "sentence-row" }, box.root, h("div", { class: "sentence-tools" }, seed), sentMsg.root),
@@ -554,7 +555,9 @@ export function panel11(ctx) {
     h("p", { text: t("p11.outro") }),
     h("p", { class: "lab-cta" }, labLink),
   );
-  render();
+  // text first: the maps and numbers once the lesson's engine has loaded (main.js ctx.ready)
+  showLoaders();
+  ctx.ready(render);
 
   // Tiny GPT is small (about the translator's size): it downloads as the reader nears the panel,
   // so the finale runs when they arrive; nobody who stops earlier pays for it.
