@@ -104,6 +104,27 @@ export async function openApp(page, query = "") {
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
 }
 
+/**
+ * From the next navigation on, record every value a progress bar is given in
+ * `window.__progress` (only the bar whose data-test is `only`, when given): a download's
+ * progress, which finishes too fast to watch.
+ */
+export function recordProgress(page, only = null) {
+  return page.addInitScript((only) => {
+    window.__progress = [];
+    const desc = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, "value");
+    Object.defineProperty(HTMLProgressElement.prototype, "value", {
+      get() {
+        return desc.get.call(this);
+      },
+      set(v) {
+        if (only === null || this.dataset.test === only) window.__progress.push(v);
+        desc.set.call(this, v);
+      },
+    });
+  }, only);
+}
+
 /** Save a named screenshot of the whole page into this test's output folder (test-results/). */
 export async function shot(page, testInfo, name) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, expectClean } from "./fixtures.js";
+import { test, expect, recordProgress, expectClean } from "./fixtures.js";
 import { STRINGS } from "../../www/js/lesson/strings.js";
 
 const SEED = "Emma hates games, but she's a great friend";
@@ -118,19 +118,7 @@ for (const lang of ["en", "ko"]) {
 test("panel 11: “Load MiniLM” says its size, downloads with a progress bar, and the encoder map becomes MiniLM's, WordPiece tokens from [CLS]; the translator's encoder can come back", async ({ page, watch }) => {
   test.setTimeout(120_000);
   // every value the progress bars are given
-  await page.addInitScript(() => {
-    window.__progress = [];
-    const desc = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, "value");
-    Object.defineProperty(HTMLProgressElement.prototype, "value", {
-      get() {
-        return desc.get.call(this);
-      },
-      set(v) {
-        if (this.dataset.test === "p11-bert-progress") window.__progress.push(v);
-        desc.set.call(this, v);
-      },
-    });
-  });
+  await recordProgress(page, "p11-bert-progress");
   await openLesson(page, "?debug=1#p11");
   const p11 = page.locator("#p11");
   await p11.scrollIntoViewIfNeeded();

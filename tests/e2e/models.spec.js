@@ -5,7 +5,7 @@
 // Fixtures: tests/fixtures/families (train/make_family_fixtures.py; random weights, real shapes).
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, openApp, urlState, expectClean, filled } from "./fixtures.js";
+import { test, expect, recordProgress, openApp, urlState, expectClean, filled } from "./fixtures.js";
 
 const FAMILIES = path.join(path.dirname(new URL(import.meta.url).pathname), "../fixtures/families");
 const fixture = (name) => fs.readFileSync(path.join(FAMILIES, name));
@@ -216,19 +216,7 @@ test("the languages come from the model file: the demo model's Korean output is 
 
 test("MiniLM, the pretrained model, downloads only when chosen: its size first, a progress bar, then 6 × 12 heads on any English sentence, where a head links “she” to “emma”", async ({ page, watch }) => {
   // every value the progress bar is given, as the download goes
-  await page.addInitScript(() => {
-    window.__progress = [];
-    const desc = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, "value");
-    Object.defineProperty(HTMLProgressElement.prototype, "value", {
-      get() {
-        return desc.get.call(this);
-      },
-      set(v) {
-        window.__progress.push(v);
-        desc.set.call(this, v);
-      },
-    });
-  });
+  await recordProgress(page);
   const gets = [];
   page.on("request", (r) => r.method() === "GET" && gets.push(r.url()));
   await openApp(page, "?debug=1");
