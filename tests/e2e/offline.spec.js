@@ -67,6 +67,15 @@ async function labWorks(page) {
   await expect(page.getByRole("table", { name: "encoder self-attention weights, layer 1, head 1", exact: true })).toHaveCount(1);
 }
 
+/** A first visit to the lab, then a reload once the service worker has installed (precached everything) and controls the page. */
+async function controlledVisit(page, origin) {
+  await page.goto(`${origin}/`);
+  await labWorks(page);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+}
+
 test("the built site works under the strict CSP with every other origin blocked", async ({ page }, testInfo) => {
   const proc = await serveDist(PORT);
   try {
@@ -138,12 +147,7 @@ test("a second visit works with the server stopped", async ({ page }) => {
   const proc = await serveDist(PORT + 1);
   let stopped = false;
   try {
-    await page.goto(`${origin}/`);
-    await labWorks(page);
-    // wait until the service worker has installed (precached everything) and controls the page
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    await controlledVisit(page, origin);
     await stop(proc);
     stopped = true;
     await expect(page.request.get(`${origin}/`).catch(() => "down")).resolves.toBe("down");
@@ -161,11 +165,7 @@ test("a model kept for offline use (Keep for offline use) opens with the server 
   const proc = await serveDist(PORT + 2);
   let stopped = false;
   try {
-    await page.goto(`${origin}/`);
-    await labWorks(page);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    await controlledVisit(page, origin);
     await labWorks(page);
     const status = page.locator("#open-status");
     await page.getByRole("radio", { name: "Tiny GPT (trained here, next word)" }).check();
