@@ -78,12 +78,3 @@ export function readModelFile(bytes) {
   const tok = config.tokenizer || {};
   return { config, about, subword: !!(tok.subword || tok.target_subword), tensors, params, bytes: bytes.length };
 }
-
-/** Whether a model file needs the engine build with the subword tokenizers (false when unreadable). @param {Uint8Array} bytes */
-export function needsSubword(bytes) {
-  try {
-    return readModelFile(bytes).subword;
-  } catch {
-    return false;
-  }
-}
