@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 use crate::config::{Matrix, Override};
-use crate::linear::Linear;
+use crate::linear::{Linear, LinearGrad};
 use crate::trace::{AttentionTrace, HeadTrace, Mat};
 
 /// Row-wise softmax: `w_ij = exp(x_ij - max_i) / sum_j exp(x_ij - max_i)`.
@@ -206,6 +206,49 @@ pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, sca
     }
 }
 
+/// The gradient through one head of [`scaled_dot_product`]: the head's trace and the gradient
+/// `d_output` `(T_q, d_k)` of its output -> the gradients of its weights, raw scores, `Q`, `K`
+/// and `V`.
+///
+/// Backwards through equation 1: `output = W V` gives `dV = W^T d_output` and
+/// `dW = d_output V^T`; the row softmax gives `dL_ij = W_ij (dW_ij - sum_j' W_ij' dW_ij')`
+/// for its input `L`; the scaling gives `d_scores = dL / sqrt(d_k)` (when on; a masked score
+/// has weight 0, so gradient 0); `scores = Q K^T` gives `dQ = d_scores K`,
+/// `dK = d_scores^T Q`. A row whose weights are nearly one-hot has `dL` near zero whatever
+/// `dW` is: the saturated softmax passes almost no learning signal (the reason for scaling).
+pub fn scaled_dot_product_backward(head: &HeadTrace, d_output: &DMatrix<f32>, scale: bool) -> HeadGrad {
+    let d_k = head.q.ncols() as f32;
+    let factor = if scale { 1.0 / libm::sqrtf(d_k) } else { 1.0 };
+    let w = &head.weights.0; // (T_q, T_k)
+    let v = head.weights.tr_mul(d_output); // (T_k, T_q) x (T_q, d_k) -> (T_k, d_k)
+    let weights = d_output * head.v.transpose(); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+    let mut scores = weights.clone(); // (T_q, T_k)
+    for i in 0..w.nrows() {
+        let dot = w.row(i).dot(&weights.row(i));
+        for j in 0..w.ncols() {
+            scores[(i, j)] = w[(i, j)] * (weights[(i, j)] - dot) * factor;
+        }
+    }
+    let q = &scores * &head.k.0; // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
+    let k = scores.tr_mul(&head.q); // (T_k, T_q) x (T_q, d_k) -> (T_k, d_k)
+    HeadGrad { weights: Mat(weights), scores: Mat(scores), q, k, v }
+}
+
+/// The gradients of one head's intermediates (see [`scaled_dot_product_backward`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadGrad {
+    /// Of the attention weights, `(T_q, T_k)`.
+    pub weights: Mat,
+    /// Of the raw scores `Q K^T` (before scaling and masking), `(T_q, T_k)`.
+    pub scores: Mat,
+    /// Of the queries, `(T_q, d_k)`.
+    pub q: DMatrix<f32>,
+    /// Of the keys, `(T_k, d_k)`.
+    pub k: DMatrix<f32>,
+    /// Of the values, `(T_k, d_k)`.
+    pub v: DMatrix<f32>,
+}
+
 /// Scores `(T_q, T_k)` to logits in place: divided by `sqrt(d_k)` when `scale`, and with
 /// `causal`, key `j > i` masked (`-inf`) for query `i`.
 fn scale_and_mask(scores: &mut DMatrix<f32>, d_k: f32, scale: bool, causal: bool) {
@@ -312,6 +355,77 @@ impl MultiHeadAttention {
         let trace = AttentionTrace { heads, concat: Mat(concat), output: Mat(output.clone()) };
         (trace, output)
     }
+}
+
+impl MultiHeadAttention {
+    /// The gradient through [`MultiHeadAttention::forward`] (run without `W_Q`/`W_K`
+    /// overrides: the gradients are the trained weights'): its inputs `x_q` `(T_q, d_model)`
+    /// and `x_kv` `(T_k, d_model)`, its trace, and the gradient `d_out` `(T_q, d_model)` of
+    /// its output -> the gradients of both inputs, of the four projections, and of each head's
+    /// weights and scores. A knocked-out head added nothing to the output: its gradients are
+    /// zero. For self-attention (`x_q` = `x_kv`) the input's gradient is `dx_q + dx_kv`.
+    pub fn backward(
+        &self,
+        x_q: &DMatrix<f32>,
+        x_kv: &DMatrix<f32>,
+        trace: &AttentionTrace,
+        d_out: &DMatrix<f32>,
+        scale: bool,
+    ) -> AttentionBackward {
+        let (t_q, t_k, d_model) = (x_q.nrows(), x_kv.nrows(), x_q.ncols());
+        let d_k = d_model / trace.heads.len().max(1);
+        let (d_concat, o) = self.w_o.backward(&trace.concat, d_out); // (T_q, d_model)
+        let (mut dq, mut dk, mut dv) =
+            (DMatrix::zeros(t_q, d_model), DMatrix::zeros(t_k, d_model), DMatrix::zeros(t_k, d_model));
+        let heads = trace
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(i, head)| {
+                let d_head = if head.knocked_out {
+                    DMatrix::zeros(t_q, d_k)
+                } else {
+                    d_concat.columns(i * d_k, d_k).into_owned()
+                }; // (T_q, d_k)
+                let g = scaled_dot_product_backward(head, &d_head, scale);
+                dq.columns_mut(i * d_k, d_k).copy_from(&g.q);
+                dk.columns_mut(i * d_k, d_k).copy_from(&g.k);
+                dv.columns_mut(i * d_k, d_k).copy_from(&g.v);
+                g
+            })
+            .collect();
+        let (dx_q, q) = self.w_q.backward(x_q, &dq); // (T_q, d_model)
+        let (dx_k, k) = self.w_k.backward(x_kv, &dk); // (T_k, d_model)
+        let (dx_v, v) = self.w_v.backward(x_kv, &dv); // (T_k, d_model)
+        AttentionBackward { dx_q, dx_kv: dx_k + dx_v, grad: AttentionGrad { q, k, v, o }, heads }
+    }
+}
+
+/// What [`MultiHeadAttention::backward`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionBackward {
+    /// The gradient of the queries' input, `(T_q, d_model)`.
+    pub dx_q: DMatrix<f32>,
+    /// The gradient of the keys' and values' input, `(T_k, d_model)`.
+    pub dx_kv: DMatrix<f32>,
+    /// The projections' gradients.
+    pub grad: AttentionGrad,
+    /// Each head's intermediates' gradients.
+    pub heads: Vec<HeadGrad>,
+}
+
+/// The gradients of a [`MultiHeadAttention`]'s projections: `W_Q`, `W_K`, `W_V` (together,
+/// PyTorch's `in_proj_weight` and `in_proj_bias`) and `W_O` (`out_proj`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionGrad {
+    /// Of `W_Q`.
+    pub q: LinearGrad,
+    /// Of `W_K`.
+    pub k: LinearGrad,
+    /// Of `W_V`.
+    pub v: LinearGrad,
+    /// Of `W_O`.
+    pub o: LinearGrad,
 }
 
 impl MultiHeadAttention {

@@ -575,6 +575,15 @@ pub struct RunOptions {
     /// the standard head mask (`head_mask` in common libraries; Michel et al. 2019, "Are Sixteen
     /// Heads Really Better than One?"). Its weights are still computed and traced. Default none.
     pub knock_out: Vec<HeadRef>,
+    /// The residual connections of every Add & Norm (section 3.1). Default `true`. A switch
+    /// for the training lesson (issue 27): off, a sublayer's output replaces its input
+    /// (`LN(Sublayer(x))` post-norm, `Sublayer(LN(x))` pre-norm), as in a network without
+    /// residuals (He et al. 2016), so that a reader can watch a deep stack's gradients fade.
+    pub residual: bool,
+    /// The LayerNorms of every Add & Norm and the stacks' final LayerNorms. Default `true`. Off,
+    /// each is the identity (a training-lesson switch like `residual`; an embedding LayerNorm
+    /// and a masked-LM head's own LayerNorm stay).
+    pub layer_norm: bool,
 }
 
 impl Default for RunOptions {
@@ -587,6 +596,8 @@ impl Default for RunOptions {
             positional: true,
             overrides: Vec::new(),
             knock_out: Vec::new(),
+            residual: true,
+            layer_norm: true,
         }
     }
 }

@@ -10,13 +10,15 @@
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
-use crate::attention::{Edits, MultiHeadAttention};
+use crate::attention::{AttentionBackward, Edits, MultiHeadAttention};
 use crate::config::{RunOptions, Stack};
 use crate::encoder::edits_for;
-use crate::feed_forward::FeedForward;
-use crate::linear::Linear;
-use crate::norm::{add_norm, final_norm, residual, LayerNorm};
-use crate::positional::Embeddings;
+use crate::feed_forward::{FeedForward, FfnGrad};
+use crate::linear::{Linear, LinearGrad};
+use crate::norm::{
+    add_norm, final_norm, final_norm_backward, residual, residual_backward, AddNorm, BlockGrad, LayerNorm, NormGrad,
+};
+use crate::positional::{EmbeddingGrad, Embeddings};
 use crate::trace::{AttentionTrace, DecoderLayerTrace, DecoderTrace, EmbeddingTrace, FfnTrace, Mat, Residual};
 
 /// `torch.nn.TransformerDecoderLayer`; without its cross-attention, a decoder-only model's
@@ -75,15 +77,15 @@ impl DecoderLayer {
         norm_first: bool,
         edits: &Edits,
     ) -> Residual<AttentionTrace> {
-        residual(y, &self.norms[0], norm_first, |y| {
+        residual(y, &self.norms[0], AddNorm::new(norm_first, opts), |y| {
             self.self_attn.forward(y, y, h, opts.scale, opts.causal_decoder, edits)
         })
     }
 
     /// The feed-forward wrapped in Add & Norm: `(T, d_model)` -> trace; its `output()`
     /// `(T, d_model)` is the layer's output.
-    pub fn feed_forward(&self, y: &DMatrix<f32>, norm_first: bool) -> Residual<FfnTrace> {
-        residual(y, &self.norms[1], norm_first, |y| self.ffn.forward(y))
+    pub fn feed_forward(&self, y: &DMatrix<f32>, opts: &RunOptions, norm_first: bool) -> Residual<FfnTrace> {
+        residual(y, &self.norms[1], AddNorm::new(norm_first, opts), |y| self.ffn.forward(y))
     }
 }
 
@@ -100,7 +102,9 @@ impl CrossAttention {
         norm_first: bool,
         edits: &Edits,
     ) -> Residual<AttentionTrace> {
-        residual(y, &self.norm, norm_first, |y| self.attn.forward(y, memory, h, opts.scale, false, edits))
+        residual(y, &self.norm, AddNorm::new(norm_first, opts), |y| {
+            self.attn.forward(y, memory, h, opts.scale, false, edits)
+        })
     }
 }
 
@@ -164,11 +168,11 @@ impl Decoder {
                 }
                 _ => None,
             };
-            let ffn = layer.feed_forward(cross_attn.as_ref().unwrap_or(&self_attn).output(), nf);
+            let ffn = layer.feed_forward(cross_attn.as_ref().unwrap_or(&self_attn).output(), opts, nf);
             y = ffn.output().0.clone();
             layers.push(DecoderLayerTrace { self_attn, cross_attn, ffn });
         }
-        let output = Mat(final_norm(self.norm.as_ref(), y)); // (T, d_model)
+        let output = Mat(final_norm(self.norm.as_ref(), opts, y)); // (T, d_model)
         DecoderBody { embed, layers, output }
     }
 
@@ -211,11 +215,12 @@ impl Decoder {
     /// over every token so far.
     pub fn step(&self, id: u32, cache: &mut DecoderCache, h: usize, opts: &RunOptions) -> (DMatrix<f32>, Vec<Mat>) {
         let mut y = self.embed.forward_from(&[id], cache.len, opts.positional).input.0; // (1, d_model)
+        let wiring = AddNorm::new(self.norm_first, opts);
         let mut cross = Vec::with_capacity(self.layers.len());
         for (l, (layer, [k, v, mk, mv])) in self.layers.iter().zip(&mut cache.layers).enumerate() {
             let [n1, n3] = &layer.norms;
             let self_edits = edits_for(opts, Stack::DecoderSelf, l);
-            y = add_norm(&y, n1, self.norm_first, |x| {
+            y = add_norm(&y, n1, wiring, |x| {
                 let (k_new, v_new) = layer.self_attn.keys_values(x, h, &self_edits); // (1, d_model)
                 append_row(k, &k_new);
                 append_row(v, &v_new);
@@ -223,37 +228,137 @@ impl Decoder {
             });
             if let Some(c) = &layer.cross {
                 let cross_edits = edits_for(opts, Stack::DecoderCross, l);
-                y = add_norm(&y, &c.norm, self.norm_first, |x| {
+                y = add_norm(&y, &c.norm, wiring, |x| {
                     let (out, weights) = c.attn.attend_one(x, mk, mv, h, opts.scale, &cross_edits);
                     cross.push(Mat(weights));
                     out
                 });
             }
-            y = add_norm(&y, n3, self.norm_first, |x| layer.ffn.forward(x).1);
+            y = add_norm(&y, n3, wiring, |x| layer.ffn.forward(x).1);
         }
         cache.len += 1;
-        (final_norm(self.norm.as_ref(), y), cross)
+        (final_norm(self.norm.as_ref(), opts, y), cross)
     }
 
     /// The logits `(T, V)` of [`Decoder::forward`] alone, row-major, nothing else kept.
     pub(crate) fn logits(&self, tgt: &[u32], memory: Option<&DMatrix<f32>>, h: usize, opts: &RunOptions) -> Vec<f32> {
         let mut y = self.embed.forward(tgt, opts.positional).input.0; // (T, d_model)
+        let wiring = AddNorm::new(self.norm_first, opts);
         for (l, layer) in self.layers.iter().enumerate() {
             let [n1, n3] = &layer.norms;
             let self_edits = edits_for(opts, Stack::DecoderSelf, l);
-            y = add_norm(&y, n1, self.norm_first, |y| {
+            y = add_norm(&y, n1, wiring, |y| {
                 layer.self_attn.output(y, y, h, opts.scale, opts.causal_decoder, &self_edits)
             });
             if let (Some(c), Some(memory)) = (&layer.cross, memory) {
                 let cross_edits = edits_for(opts, Stack::DecoderCross, l);
-                y = add_norm(&y, &c.norm, self.norm_first, |y| {
-                    c.attn.output(y, memory, h, opts.scale, false, &cross_edits)
-                });
+                y = add_norm(&y, &c.norm, wiring, |y| c.attn.output(y, memory, h, opts.scale, false, &cross_edits));
             }
-            y = add_norm(&y, n3, self.norm_first, |y| layer.ffn.forward(y).1);
+            y = add_norm(&y, n3, wiring, |y| layer.ffn.forward(y).1);
         }
-        let y = final_norm(self.norm.as_ref(), y);
+        let y = final_norm(self.norm.as_ref(), opts, y);
         self.generator.as_ref().map_or_else(Vec::new, |g| g.forward_row_major(&y))
         // (T, d_model) x (d_model, V) -> (T, V)
+    }
+}
+
+impl DecoderLayer {
+    /// The gradient through one decoder layer: its input `y` `(T, d_model)`, its trace, the
+    /// memory `(S, d_model)` its cross-attention read (`None` in a decoder-only model), and
+    /// the gradient `dy` `(T, d_model)` of its output -> every gradient of the layer; the
+    /// memory's share is the cross-attention's `dx_kv`.
+    pub fn backward(
+        &self,
+        y: &DMatrix<f32>,
+        trace: &DecoderLayerTrace,
+        memory: Option<&DMatrix<f32>>,
+        opts: &RunOptions,
+        norm_first: bool,
+        dy: &DMatrix<f32>,
+    ) -> DecoderLayerGrad {
+        let wiring = AddNorm::new(norm_first, opts);
+        let [n1, n3] = &self.norms;
+        let before_ffn = trace.cross_attn.as_ref().unwrap_or(&trace.self_attn).output();
+        let ffn = residual_backward(before_ffn, &trace.ffn, n3, wiring, dy, |x, t, d| self.ffn.backward(x, t, d));
+        let (cross_attn, d_self_out) = match (&self.cross, &trace.cross_attn, memory) {
+            (Some(cross), Some(t), Some(memory)) => {
+                let grad =
+                    residual_backward(trace.self_attn.output(), t, &cross.norm, wiring, &ffn.d_input, |x, t, d| {
+                        let b = cross.attn.backward(x, memory, t, d, opts.scale);
+                        (b.dx_q.clone(), b)
+                    });
+                let d = grad.d_input.clone();
+                (Some(grad), d)
+            }
+            _ => (None, ffn.d_input.clone()),
+        };
+        let self_attn = residual_backward(y, &trace.self_attn, n1, wiring, &d_self_out, |x, t, d| {
+            let b = self.self_attn.backward(x, x, t, d, opts.scale);
+            (&b.dx_q + &b.dx_kv, b)
+        });
+        DecoderLayerGrad { self_attn, cross_attn, ffn }
+    }
+}
+
+/// The gradients of one decoder layer (the mirror of [`DecoderLayerTrace`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecoderLayerGrad {
+    /// Masked self-attention and `norm1`.
+    pub self_attn: BlockGrad<AttentionBackward>,
+    /// Cross-attention and `norm2` (`None` in a decoder-only model).
+    pub cross_attn: Option<BlockGrad<AttentionBackward>>,
+    /// Feed-forward and `norm3`.
+    pub ffn: BlockGrad<FfnGrad>,
+}
+
+/// The gradients of the decoder (the mirror of [`DecoderTrace`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecoderGrad {
+    /// Of the target embeddings.
+    pub embed: EmbeddingGrad,
+    /// One entry per layer.
+    pub layers: Vec<DecoderLayerGrad>,
+    /// Of the final norm (`None` without one, or with LayerNorms off).
+    pub norm: Option<NormGrad>,
+    /// Of the generator.
+    pub generator: Option<LinearGrad>,
+    /// Of the memory, summed over the layers' cross-attentions, `(S, d_model)` (`None` in a
+    /// decoder-only model): where the encoder's backward starts.
+    pub d_memory: Option<DMatrix<f32>>,
+}
+
+impl Decoder {
+    /// The gradient through [`Decoder::forward`]: its trace, the memory it read, and the
+    /// gradient `d_logits` `(T, V)` of the generator's output -> every gradient of the decoder,
+    /// last layer first, and the memory's.
+    pub fn backward(
+        &self,
+        trace: &DecoderTrace,
+        memory: Option<&DMatrix<f32>>,
+        opts: &RunOptions,
+        d_logits: &DMatrix<f32>,
+    ) -> DecoderGrad {
+        let (d_output, generator) = match &self.generator {
+            Some(g) => {
+                let (d, grad) = g.backward(&trace.output, d_logits); // (T, d_model)
+                (d, Some(grad))
+            }
+            None => (DMatrix::zeros(trace.output.nrows(), trace.output.ncols()), None),
+        };
+        let input = |l: usize| if l == 0 { &trace.embed.input } else { trace.layers[l - 1].ffn.output() };
+        let (mut dy, norm) = final_norm_backward(self.norm.as_ref(), opts, input(self.layers.len()), d_output);
+        let mut d_memory = memory.map(|m| DMatrix::zeros(m.nrows(), m.ncols())); // (S, d_model)
+        let mut layers = Vec::with_capacity(self.layers.len());
+        for (l, layer) in self.layers.iter().enumerate().rev() {
+            let grad = layer.backward(input(l), &trace.layers[l], memory, opts, self.norm_first, &dy);
+            if let (Some(d), Some(cross)) = (d_memory.as_mut(), &grad.cross_attn) {
+                *d += &cross.sublayer.dx_kv;
+            }
+            dy = grad.self_attn.d_input.clone();
+            layers.push(grad);
+        }
+        layers.reverse();
+        let embed = self.embed.backward(&trace.embed, 0, opts.positional, &dy);
+        DecoderGrad { embed, layers, norm, generator, d_memory }
     }
 }

@@ -11,9 +11,9 @@
 use nalgebra::DMatrix;
 
 use crate::config::Activation;
-use crate::feed_forward::activate;
-use crate::linear::Linear;
-use crate::norm::LayerNorm;
+use crate::feed_forward::{activate, activate_slope};
+use crate::linear::{Linear, LinearGrad};
+use crate::norm::{LayerNorm, NormGrad};
 
 /// `cls.predictions` of a `BertForMaskedLM`: `transform.dense`, the activation,
 /// `transform.LayerNorm`, then `decoder` (with `bias`).
@@ -36,4 +36,31 @@ impl MlmHead {
         hidden.as_mut_slice().iter_mut().for_each(|v| *v = activate(self.activation, *v));
         self.generator.forward(&self.norm.forward(&hidden)) // (S, d_model) x (d_model, V) -> (S, V)
     }
+}
+
+impl MlmHead {
+    /// The gradient through [`MlmHead::forward`]: the encoder's output `x` `(S, d_model)` and
+    /// the gradient `d_logits` `(S, V)` -> the gradient of `x` and of the head's parameters
+    /// (the intermediates recomputed from `x`).
+    pub fn backward(&self, x: &DMatrix<f32>, d_logits: &DMatrix<f32>) -> (DMatrix<f32>, MlmGrad) {
+        let before = self.dense.forward(x); // (S, d_model), before the activation
+        let hidden = before.map(|v| activate(self.activation, v)); // (S, d_model)
+        let normed = self.norm.forward(&hidden); // (S, d_model)
+        let (d_normed, generator) = self.generator.backward(&normed, d_logits); // (S, d_model)
+        let (mut d_hidden, norm) = self.norm.backward(&hidden, &d_normed);
+        d_hidden.iter_mut().zip(before.iter()).for_each(|(g, &z)| *g *= activate_slope(self.activation, z));
+        let (dx, dense) = self.dense.backward(x, &d_hidden);
+        (dx, MlmGrad { dense, norm, generator })
+    }
+}
+
+/// The gradients of an [`MlmHead`]'s parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlmGrad {
+    /// Of `mlm.dense`.
+    pub dense: LinearGrad,
+    /// Of `mlm.norm`.
+    pub norm: NormGrad,
+    /// Of the generator (with tied embeddings, added to the table's gradient).
+    pub generator: LinearGrad,
 }

@@ -7,10 +7,10 @@
 //!
 //! | stage | recomputed when |
 //! |---|---|
-//! | encoder embeddings | the source ids or `positional` changed |
+//! | encoder embeddings | the source ids, `positional`, `residual` or `layer_norm` changed |
 //! | encoder layer `l` | layer `l - 1` (or the embeddings) was recomputed, or `h`, `scale`, `causal_encoder` or layer `l`'s encoder edits or knock-outs changed |
 //! | memory (final norm) | any encoder layer was recomputed |
-//! | decoder embeddings | the target ids or `positional` changed |
+//! | decoder embeddings | the target ids, `positional`, `residual` or `layer_norm` changed |
 //! | self-attention of decoder layer `l` | the sublayer before it was recomputed, or `h`, `scale`, `causal_decoder` or its edits or knock-outs changed |
 //! | cross-attention of decoder layer `l` | the self-attention before it was recomputed, the memory is not the one it read, or `h`, `scale` or its edits or knock-outs changed |
 //! | feed-forward of decoder layer `l`, output (final norm) | the sublayer before it was recomputed |
@@ -176,6 +176,9 @@ struct Key {
     scale: bool,
     causal: bool,
     positional: bool,
+    /// [`RunOptions::residual`] and [`RunOptions::layer_norm`], in the embeddings' keys: they
+    /// rewire every layer after them.
+    add_norm: [bool; 2],
     edits: Vec<Override>,
     /// Knocked-out heads, ascending ([`Edits::knock_out`]).
     knock_out: Vec<usize>,
@@ -191,8 +194,8 @@ impl PartialEq for Key {
                 && a.block.shape() == b.block.shape()
                 && a.block.iter().zip(b.block.iter()).all(|(x, y)| x.to_bits() == y.to_bits())
         };
-        (&self.ids, self.h, self.scale, self.causal, self.positional)
-            == (&other.ids, other.h, other.scale, other.causal, other.positional)
+        (&self.ids, self.h, self.scale, self.causal, self.positional, self.add_norm)
+            == (&other.ids, other.h, other.scale, other.causal, other.positional, other.add_norm)
             && self.knock_out == other.knock_out
             && self.edits.len() == other.edits.len()
             && self.edits.iter().zip(&other.edits).all(|(a, b)| same_edit(a, b))
@@ -262,7 +265,8 @@ impl Session {
         model.check_ids("source", src, model.config.src_vocab.len())?;
         let enc = model.encoder_stack()?;
         let mut dirty = false;
-        let key = Key { ids: src.to_vec(), positional: opts.positional, ..Key::default() };
+        let add_norm = [opts.residual, opts.layer_norm];
+        let key = Key { ids: src.to_vec(), positional: opts.positional, add_norm, ..Key::default() };
         let embed = stage(&mut self.enc_embed, key, &mut dirty, || enc.embed.forward(src, opts.positional));
         self.enc_layers.resize_with(enc.layers.len(), || None);
         let mut layers: Vec<Rc<EncoderLayerTrace>> = Vec::with_capacity(enc.layers.len());
@@ -277,8 +281,9 @@ impl Session {
             layers.push(trace);
         }
         let last: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output());
-        let memory =
-            stage(&mut self.memory, Key::default(), &mut dirty, || Mat(final_norm(enc.norm.as_ref(), last.clone()))); // (S, d_model)
+        let memory = stage(&mut self.memory, Key::default(), &mut dirty, || {
+            Mat(final_norm(enc.norm.as_ref(), opts, last.clone()))
+        }); // (S, d_model)
         finite("the encoder memory", &memory)?;
         Ok(StagedEncoder { embed, layers, memory })
     }
@@ -321,7 +326,8 @@ impl Session {
         let dec = model.decoder_stack()?;
         let nf = dec.norm_first;
         let mut dirty = false;
-        let key = Key { ids: tgt.to_vec(), positional: opts.positional, ..Key::default() };
+        let add_norm = [opts.residual, opts.layer_norm];
+        let key = Key { ids: tgt.to_vec(), positional: opts.positional, add_norm, ..Key::default() };
         let embed = stage(&mut self.dec_embed, key, &mut dirty, || dec.embed.forward(tgt, opts.positional));
         self.dec_layers.resize_with(dec.layers.len(), DecoderSlots::default);
         let mut layers: Vec<StagedDecoderLayer> = Vec::with_capacity(dec.layers.len());
@@ -346,12 +352,12 @@ impl Session {
                 _ => return Err(input_err!("the decoder's cross-attention and the memory do not match")),
             };
             let input = cross_attn.as_ref().map_or(&*self_attn, |c| &**c).output();
-            let ffn = stage(&mut slots.ffn, Key::default(), &mut dirty, || layer.feed_forward(input, nf));
+            let ffn = stage(&mut slots.ffn, Key::default(), &mut dirty, || layer.feed_forward(input, opts, nf));
             layers.push(StagedDecoderLayer { self_attn, cross_attn, ffn });
         }
         let y: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output()); // (T, d_model)
         let output =
-            stage(&mut self.output, Key::default(), &mut dirty, || Mat(final_norm(dec.norm.as_ref(), y.clone()))); // (T, d_model)
+            stage(&mut self.output, Key::default(), &mut dirty, || Mat(final_norm(dec.norm.as_ref(), opts, y.clone()))); // (T, d_model)
         finite("the decoder output", &output)?;
         Ok(StagedDecoder { embed, layers, output })
     }

@@ -32,6 +32,8 @@
 //! - [`head`]: the output heads: the generator, BERT's masked-language-model head.
 //! - [`model`]: embeddings + stacks + head: the whole forward pass, for the three families
 //!   (encoder-decoder, encoder-only, decoder-only; [`config::Architecture`]).
+//! - [`gradients`]: learning: the cross-entropy loss and its exact gradients, every layer's
+//!   backward beside its forward.
 //! - [`incremental`]: a [`incremental::Session`] reruns only the stages a change changes.
 //! - [`decode`]: greedy generation, one token at a time (translation; a decoder-only model's
 //!   continuation).
@@ -58,6 +60,7 @@ mod error;
 pub mod feed_forward;
 pub mod fill;
 pub mod format;
+pub mod gradients;
 pub mod head;
 pub mod incremental;
 pub mod linear;

@@ -40,6 +40,16 @@ pub struct Linear {
     panels: Panels,
 }
 
+/// The gradients of a [`Linear`]'s parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearGrad {
+    /// Of `W^T`, `(d_in, d_out)`: column-major, the very layout of PyTorch's row-major `weight`
+    /// `(d_out, d_in)`.
+    pub w_t: DMatrix<f32>,
+    /// Of `b`, `(1, d_out)`.
+    pub b: RowDVector<f32>,
+}
+
 /// How the kernel writes `(n, d_out)`: nalgebra's column-major storage, or row by row (the
 /// order JavaScript and other runtimes hand out logits in).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +94,16 @@ impl Linear {
         let mut y = alloc::vec![0.0; x.nrows() * self.w_t.ncols()];
         self.write(x, Layout::RowMajor, &mut y);
         y
+    }
+
+    /// The gradient through [`Linear::forward`]: its input `x` `(n, d_in)` and the gradient `dy`
+    /// `(n, d_out)` of its output -> `dx = dy W` `(n, d_in)` and the parameters' gradients,
+    /// `d(W^T) = x^T dy` `(d_in, d_out)` and `db = sum_rows(dy)` `(1, d_out)`.
+    pub fn backward(&self, x: &DMatrix<f32>, dy: &DMatrix<f32>) -> (DMatrix<f32>, LinearGrad) {
+        let dx = dy * self.w_t.transpose(); // (n, d_out) x (d_out, d_in) -> (n, d_in)
+        let w_t = x.tr_mul(dy); // (d_in, n) x (n, d_out) -> (d_in, d_out)
+        let b = dy.row_sum(); // (1, d_out)
+        (dx, LinearGrad { w_t, b })
     }
 
     /// `out = x W^T + b` in `layout`; `x` `(n, d_in)`, `out` `n * d_out` values.

@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, RowDVector};
 
-use crate::norm::LayerNorm;
+use crate::norm::{LayerNorm, NormGrad};
 use crate::trace::{EmbeddingTrace, Mat};
 
 /// `PE(pos, 2i) = sin(pos / 10000^(2i/d_model))`, `PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))`,
@@ -70,4 +70,62 @@ impl Embeddings {
             input: Mat(input),
         }
     }
+}
+
+impl Embeddings {
+    /// The gradient through [`Embeddings::forward_from`]: its trace (of tokens at positions
+    /// `first..`), whether positions were added, and the gradient `d_input` `(n, d_model)` of
+    /// the first layer's input -> the gradients of the tables.
+    ///
+    /// `input = LN?(table[id] * scale + type_0 + PE[pos])`: each row's gradient (through the
+    /// LayerNorm if there is one) goes to its token's column of the table times `scale`, to
+    /// its position's row of the positional table, and to the token-type row.
+    pub fn backward(
+        &self,
+        trace: &EmbeddingTrace,
+        first: usize,
+        positional: bool,
+        d_input: &DMatrix<f32>,
+    ) -> EmbeddingGrad {
+        let (d_sum, norm) = match (&self.norm, &trace.before_norm) {
+            (Some(norm), Some(sum)) => {
+                let (dx, grad) = norm.backward(sum, d_input);
+                (dx, Some(grad))
+            }
+            _ => (d_input.clone(), None),
+        }; // (n, d_model)
+        let mut table_t = DMatrix::zeros(self.table_t.nrows(), self.table_t.ncols()); // (d_model, vocab)
+        for (t, &id) in trace.ids.iter().enumerate() {
+            let mut column = table_t.column_mut(id as usize);
+            column.iter_mut().zip(d_sum.row(t).iter()).for_each(|(g, &d)| *g += d * self.scale);
+        }
+        let positions = match (&self.positions, positional) {
+            (Some(table), true) => {
+                let mut grad = DMatrix::zeros(table.nrows(), table.ncols()); // (max_len, d_model)
+                grad.rows_mut(first, d_sum.nrows()).copy_from(&d_sum);
+                Some(grad)
+            }
+            _ => None,
+        };
+        let token_type = self.token_type.as_ref().map(|_| d_sum.row_sum());
+        EmbeddingGrad { embedding: Mat(d_sum), table_t, positions, token_type, norm }
+    }
+}
+
+/// The gradients of one side's [`Embeddings`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbeddingGrad {
+    /// Of the trace's `embedding` (the scaled token vectors plus the token type, before
+    /// positions are added), `(n, d_model)`: times that embedding, summed over a row, it is
+    /// the "gradient x input" saliency of the token.
+    pub embedding: Mat,
+    /// Of the embedding table, transposed like it, `(d_model, vocab)`.
+    pub table_t: DMatrix<f32>,
+    /// Of the positional table `(max_len, d_model)` (`None` when positions were not added; a
+    /// parameter only where the table is learned).
+    pub positions: Option<DMatrix<f32>>,
+    /// Of token type 0's row, `(1, d_model)`, for a model with token types.
+    pub token_type: Option<RowDVector<f32>>,
+    /// Of the embedding LayerNorm, for a model with one.
+    pub norm: Option<NormGrad>,
 }

@@ -83,6 +83,7 @@ impl Flags {
             positional: self.positional,
             overrides: vec![],
             knock_out: vec![],
+            ..RunOptions::default()
         }
     }
 }

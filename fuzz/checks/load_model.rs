@@ -61,6 +61,8 @@ pub fn check(data: &[u8]) {
             positional: false,
             overrides: Vec::new(),
             knock_out: Vec::new(),
+            residual: false,
+            layer_norm: false,
         };
         ok_or_overflow("forward with re-split heads", model.forward(&src, &tgt[..tgt.len().min(1)], &opts));
     }

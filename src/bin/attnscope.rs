@@ -107,6 +107,12 @@ struct RunFlags {
     /// counted from 1: e1h2,s2h1,c2h3.
     #[arg(long, value_name = "HEADS", value_parser = parse_heads)]
     knock_out: Option<Heads>,
+    /// Drop the residual connections of every Add & Norm (a training-lesson switch).
+    #[arg(long)]
+    no_residual: bool,
+    /// Make every Add & Norm LayerNorm and the stacks' final LayerNorms the identity.
+    #[arg(long)]
+    no_layer_norm: bool,
 }
 
 /// A list of heads, e.g. `e1h2,c2h3`.
@@ -131,6 +137,8 @@ impl RunFlags {
             positional: !self.no_positional,
             overrides: Vec::new(),
             knock_out: self.knock_out.clone().map(|k| k.0).unwrap_or_default(),
+            residual: !self.no_residual,
+            layer_norm: !self.no_layer_norm,
         }
     }
 }

@@ -98,6 +98,8 @@ impl Expected {
             positional: v["positional"].as_bool().unwrap(),
             overrides,
             knock_out,
+            residual: v["residual"].as_bool().unwrap_or(true),
+            layer_norm: v["layer_norm"].as_bool().unwrap_or(true),
         }
     }
 }
