@@ -6,7 +6,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: minilm tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
+.PHONY: minilm minilm-slice tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -92,6 +92,13 @@ minilm:
 	$(PYTHON) train/describe.py www/models/minilm-l6.safetensors source_language=en \
 	  "description=all-MiniLM-L6-v2 (sentence-transformers), a BERT-style encoder distilled from MiniLM and tuned on sentence pairs for sentence embeddings; no masked-LM head. Converted by train/convert.py --int8 --int8-linears from PyPI $(MINILM_PKG)." \
 	  "license=Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2)"
+
+# The committed slice of the real MiniLM that tests/minilm_slice.rs checks against transformers
+# (tests/fixtures/minilm/: its first two layers, the vocabulary of five sentences; train/FIXTURES.md).
+minilm-slice:
+	@if [ "$(PYTHON)" = "target/venv/bin/python" ]; then scripts/setup.sh python; fi
+	$(PYTHON) -m pip install --quiet transformers $(MINILM_PKG)
+	$(PYTHON) train/make_minilm_slice.py
 
 # The Tiny GPT the lab offers on demand (www/models/tiny-gpt.safetensors, committed; not part of
 # `make test`): a decoder-only language model trained here on the English of the translator's

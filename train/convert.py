@@ -623,14 +623,17 @@ def int8_names(tensors, linears=False):
     return names
 
 
-def save(tensors, meta, out_path, int8=()):
-    """Write the attnscope file; `int8` names are stored I8 + F16 `NAME_scale` (quantize_rows)."""
+def save(tensors, meta, out_path, int8=(), f16=()):
+    """Write the attnscope file; `int8` names are stored I8 + F16 `NAME_scale` (quantize_rows),
+    `f16` names F16 (rounded to nearest; the engine widens them back to F32), the rest F32."""
     from safetensors.torch import save_file
 
     out = {}
     for k, v in tensors.items():
         if k in int8:
             out[k], out[k + "_scale"] = quantize_rows(v)
+        elif k in f16:
+            out[k] = v.half().contiguous()
         else:
             out[k] = v.float().contiguous()
     save_file(out, out_path, metadata={"attnscope": json.dumps(meta, ensure_ascii=False)})
