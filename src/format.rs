@@ -181,29 +181,6 @@ impl<'a> Tensors<'a> {
         Ok(view.data())
     }
 
-    /// A `(rows, cols)` matrix.
-    pub fn matrix(&mut self, name: &str, rows: usize, cols: usize) -> Result<DMatrix<f32>> {
-        Ok(DMatrix::from_row_slice(rows, cols, &self.floats(name, &[rows, cols])?))
-    }
-
-    /// A `(n)` vector as a row.
-    pub fn row(&mut self, name: &str, n: usize) -> Result<RowDVector<f32>> {
-        Ok(RowDVector::from_row_slice(&self.floats(name, &[n])?))
-    }
-
-    /// A PyTorch weight `W` `(d_out, d_in)` as `W^T` `(d_in, d_out)`: `W` row-major is `W^T`
-    /// column-major (nalgebra's order), so the values are taken as they are, not reordered.
-    pub fn weight_t(&mut self, name: &str, d_out: usize, d_in: usize) -> Result<DMatrix<f32>> {
-        Ok(DMatrix::from_vec(d_in, d_out, self.floats(name, &[d_out, d_in])?))
-    }
-
-    /// `name.weight` `(out, in)` and `name.bias` `(out)` as a [`Linear`].
-    pub fn linear(&mut self, name: &str, d_in: usize, d_out: usize) -> Result<Linear> {
-        let w_t = self.weight_t(&alloc::format!("{name}.weight"), d_out, d_in)?;
-        let b = self.row(&alloc::format!("{name}.bias"), d_out)?;
-        Ok(Linear::new(w_t, b))
-    }
-
     /// Error if the file holds a tensor nobody asked for (a `{name}_scale` whose `name` is not
     /// an I8 tensor included).
     pub fn finish(self) -> Result<()> {
@@ -221,6 +198,101 @@ impl<'a> Tensors<'a> {
         }
         Err(format_err!("unexpected tensor {extra:?} (not part of this config)"))
     }
+}
+
+/// Where the loader takes its tensors from: a model file ([`Tensors`]) or, for a model trained
+/// from scratch, freshly initialised values ([`Fresh`]). Only [`Source::floats`] differs; the
+/// shapes the model needs are asked for through the other methods.
+pub trait Source {
+    /// Tensor `name` as row-major `f32` of `shape`.
+    fn floats(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>>;
+
+    /// A `(rows, cols)` matrix.
+    fn matrix(&mut self, name: &str, rows: usize, cols: usize) -> Result<DMatrix<f32>> {
+        Ok(DMatrix::from_row_slice(rows, cols, &self.floats(name, &[rows, cols])?))
+    }
+
+    /// A `(n)` vector as a row.
+    fn row(&mut self, name: &str, n: usize) -> Result<RowDVector<f32>> {
+        Ok(RowDVector::from_row_slice(&self.floats(name, &[n])?))
+    }
+
+    /// A PyTorch weight `W` `(d_out, d_in)` as `W^T` `(d_in, d_out)`: `W` row-major is `W^T`
+    /// column-major (nalgebra's order), so the values are taken as they are, not reordered.
+    fn weight_t(&mut self, name: &str, d_out: usize, d_in: usize) -> Result<DMatrix<f32>> {
+        Ok(DMatrix::from_vec(d_in, d_out, self.floats(name, &[d_out, d_in])?))
+    }
+
+    /// `name.weight` `(out, in)` and `name.bias` `(out)` as a [`Linear`].
+    fn linear(&mut self, name: &str, d_in: usize, d_out: usize) -> Result<Linear> {
+        let w_t = self.weight_t(&alloc::format!("{name}.weight"), d_out, d_in)?;
+        let b = self.row(&alloc::format!("{name}.bias"), d_out)?;
+        Ok(Linear::new(w_t, b))
+    }
+}
+
+impl Source for Tensors<'_> {
+    fn floats(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
+        Tensors::floats(self, name, shape)
+    }
+}
+
+/// One named tensor in the model file's layout: row-major values of `shape`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    /// The model file's name for it.
+    pub name: String,
+    /// PyTorch's shape.
+    pub shape: Vec<usize>,
+    /// Row-major values.
+    pub data: Vec<f32>,
+}
+
+/// A [`Source`] that makes up every tensor asked for, as PyTorch initialises a fresh
+/// `nn.Transformer` (its `_reset_parameters`): every matrix from Glorot & Bengio's (2010)
+/// uniform `U(-a, a)`, `a = sqrt(6 / (fan_in + fan_out))`, every bias 0, every LayerNorm gain
+/// (a 1-D `.weight`) 1. It keeps what it made, in the order asked.
+pub struct Fresh {
+    rng: oorandom::Rand32,
+    /// The tensors made so far.
+    pub made: Vec<Tensor>,
+}
+
+impl Fresh {
+    /// A source seeded with `seed` (the same seed, the same values).
+    pub fn new(seed: u64) -> Fresh {
+        Fresh { rng: oorandom::Rand32::new(seed), made: Vec::new() }
+    }
+}
+
+impl Source for Fresh {
+    fn floats(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
+        let n: usize = shape.iter().product();
+        let data = match shape {
+            [rows, cols] => {
+                let a = libm::sqrtf(6.0 / (rows + cols) as f32);
+                (0..n).map(|_| (self.rng.rand_float() * 2.0 - 1.0) * a).collect()
+            }
+            _ if name.ends_with(".weight") => alloc::vec![1.0; n],
+            _ => alloc::vec![0.0; n],
+        };
+        self.made.push(Tensor { name: name.to_string(), shape: shape.to_vec(), data: data.clone() });
+        Ok(data)
+    }
+}
+
+/// A safetensors file of `tensors` (F32) with `config` (the attnscope JSON) in its metadata:
+/// what [`Model::from_safetensors`] reads back.
+pub fn write(config: &str, tensors: &[Tensor]) -> Result<Vec<u8>> {
+    let bytes: Vec<Vec<u8>> = tensors.iter().map(|t| t.data.iter().flat_map(|v| v.to_le_bytes()).collect()).collect();
+    let views = tensors
+        .iter()
+        .zip(&bytes)
+        .map(|(t, b)| TensorView::new(Dtype::F32, t.shape.clone(), b).map(|v| (t.name.as_str(), v)))
+        .collect::<core::result::Result<Vec<_>, _>>()
+        .map_err(describe)?;
+    let info = Some([(String::from("attnscope"), String::from(config))].into_iter().collect());
+    safetensors::tensor::serialize(views, &info).map_err(describe)
 }
 
 /// An IEEE 754 half-precision number, given by its bits, as `f32` (exactly: every half is an
@@ -264,17 +336,32 @@ impl Model {
                 bytes.len()
             ));
         }
+        let model = Model::assemble(config, &mut t)?;
+        t.finish()?;
+        Ok(model)
+    }
+
+    /// A model of `config` never trained: PyTorch's initialisation (see [`Fresh`]), seeded,
+    /// and the tensors it was made of, in the file's names and layout.
+    pub fn initialized(config: Config, seed: u64) -> Result<(Model, Vec<Tensor>)> {
+        let mut fresh = Fresh::new(seed);
+        let model = Model::assemble(config, &mut fresh)?;
+        Ok((model, fresh.made))
+    }
+
+    /// The model of `config` from the tensors `t` gives it.
+    pub(crate) fn assemble(config: Config, t: &mut dyn Source) -> Result<Model> {
         let c = &config;
         let d = c.d_model;
 
-        let norm = |t: &mut Tensors, name: &str| -> Result<LayerNorm> {
+        let norm = |t: &mut dyn Source, name: &str| -> Result<LayerNorm> {
             Ok(LayerNorm {
                 gamma: t.row(&alloc::format!("{name}.weight"), d)?,
                 beta: t.row(&alloc::format!("{name}.bias"), d)?,
                 eps: c.layer_norm_eps,
             })
         };
-        let embed = |t: &mut Tensors, side: &str, vocab: usize| -> Result<Embeddings> {
+        let embed = |t: &mut dyn Source, side: &str, vocab: usize| -> Result<Embeddings> {
             // (vocab, d_model) row-major is (d_model, vocab) column-major: no reordering
             let table_t = DMatrix::from_vec(d, vocab, t.floats(&alloc::format!("{side}_embed.weight"), &[vocab, d])?);
             let positions = match c.positional {
@@ -292,7 +379,7 @@ impl Model {
             let norm = if c.embed_norm { Some(norm(t, &alloc::format!("{side}_embed_norm"))?) } else { None };
             Ok(Embeddings { table_t, positions, scale, token_type, norm })
         };
-        let mha = |t: &mut Tensors, name: &str| -> Result<MultiHeadAttention> {
+        let mha = |t: &mut dyn Source, name: &str| -> Result<MultiHeadAttention> {
             let w_t = t.weight_t(&alloc::format!("{name}.in_proj_weight"), 3 * d, d)?; // [W_Q; W_K; W_V]^T (d, 3d)
             let b = t.floats(&alloc::format!("{name}.in_proj_bias"), &[3 * d])?;
             let part = |i: usize| {
@@ -305,19 +392,19 @@ impl Model {
                 w_o: t.linear(&alloc::format!("{name}.out_proj"), d, d)?,
             })
         };
-        let ffn = |t: &mut Tensors, name: &str| -> Result<FeedForward> {
+        let ffn = |t: &mut dyn Source, name: &str| -> Result<FeedForward> {
             Ok(FeedForward {
                 widen: t.linear(&alloc::format!("{name}.linear1"), d, c.dim_feedforward)?,
                 narrow: t.linear(&alloc::format!("{name}.linear2"), c.dim_feedforward, d)?,
                 activation: c.activation,
             })
         };
-        let final_norm = |t: &mut Tensors, name: &str| -> Result<Option<LayerNorm>> {
+        let final_norm = |t: &mut dyn Source, name: &str| -> Result<Option<LayerNorm>> {
             c.final_norm.then(|| norm(t, name)).transpose()
         };
         // The generator `d_model -> V`: its own weight, or the output side's embedding table
         // (tied: the table's (d_model, V) column-major storage is W^T already); a bias or none.
-        let generator = |t: &mut Tensors, table_t: &DMatrix<f32>| -> Result<Linear> {
+        let generator = |t: &mut dyn Source, table_t: &DMatrix<f32>| -> Result<Linear> {
             let v = table_t.ncols();
             let w_t = if c.tie_embeddings { table_t.clone() } else { t.weight_t("generator.weight", v, d)? };
             let b = if c.logits_bias { t.row("generator.bias", v)? } else { RowDVector::zeros(v) };
@@ -325,32 +412,32 @@ impl Model {
         };
 
         let encoder = if c.architecture.has_encoder() {
-            let embed = embed(&mut t, "src", c.src_vocab.len())?;
+            let embed = embed(&mut *t, "src", c.src_vocab.len())?;
             let mut layers = Vec::new();
             for l in 0..c.num_encoder_layers {
                 let p = alloc::format!("transformer.encoder.layers.{l}");
                 layers.push(EncoderLayer {
-                    self_attn: mha(&mut t, &alloc::format!("{p}.self_attn"))?,
-                    ffn: ffn(&mut t, &p)?,
-                    norm1: norm(&mut t, &alloc::format!("{p}.norm1"))?,
-                    norm2: norm(&mut t, &alloc::format!("{p}.norm2"))?,
+                    self_attn: mha(&mut *t, &alloc::format!("{p}.self_attn"))?,
+                    ffn: ffn(&mut *t, &p)?,
+                    norm1: norm(&mut *t, &alloc::format!("{p}.norm1"))?,
+                    norm2: norm(&mut *t, &alloc::format!("{p}.norm2"))?,
                 });
             }
-            let norm = final_norm(&mut t, "transformer.encoder.norm")?;
+            let norm = final_norm(&mut *t, "transformer.encoder.norm")?;
             Some(Encoder { embed, layers, norm, norm_first: c.norm_first })
         } else {
             None
         };
         let decoder = if c.architecture.has_decoder() {
-            let embed = embed(&mut t, "tgt", c.tgt_vocab.len())?;
+            let embed = embed(&mut *t, "tgt", c.tgt_vocab.len())?;
             let mut layers = Vec::new();
             for l in 0..c.num_decoder_layers {
                 let p = alloc::format!("transformer.decoder.layers.{l}");
-                let self_attn = mha(&mut t, &alloc::format!("{p}.self_attn"))?;
+                let self_attn = mha(&mut *t, &alloc::format!("{p}.self_attn"))?;
                 let cross = if c.architecture.has_encoder() {
                     Some(CrossAttention {
-                        attn: mha(&mut t, &alloc::format!("{p}.multihead_attn"))?,
-                        norm: norm(&mut t, &alloc::format!("{p}.norm2"))?,
+                        attn: mha(&mut *t, &alloc::format!("{p}.multihead_attn"))?,
+                        norm: norm(&mut *t, &alloc::format!("{p}.norm2"))?,
                     })
                 } else {
                     None
@@ -358,12 +445,12 @@ impl Model {
                 layers.push(DecoderLayer {
                     self_attn,
                     cross,
-                    ffn: ffn(&mut t, &p)?,
-                    norms: [norm(&mut t, &alloc::format!("{p}.norm1"))?, norm(&mut t, &alloc::format!("{p}.norm3"))?],
+                    ffn: ffn(&mut *t, &p)?,
+                    norms: [norm(&mut *t, &alloc::format!("{p}.norm1"))?, norm(&mut *t, &alloc::format!("{p}.norm3"))?],
                 });
             }
-            let norm = final_norm(&mut t, "transformer.decoder.norm")?;
-            let generator = if c.head == Head::Lm { Some(generator(&mut t, &embed.table_t)?) } else { None };
+            let norm = final_norm(&mut *t, "transformer.decoder.norm")?;
+            let generator = if c.head == Head::Lm { Some(generator(&mut *t, &embed.table_t)?) } else { None };
             Some(Decoder { embed, layers, norm, generator, norm_first: c.norm_first })
         } else {
             None
@@ -372,12 +459,11 @@ impl Model {
             (Head::Mlm, Some(encoder)) => Some(MlmHead {
                 dense: t.linear("mlm.dense", d, d)?,
                 activation: c.activation,
-                norm: norm(&mut t, "mlm.norm")?,
-                generator: generator(&mut t, &encoder.embed.table_t)?,
+                norm: norm(&mut *t, "mlm.norm")?,
+                generator: generator(&mut *t, &encoder.embed.table_t)?,
             }),
             _ => None,
         };
-        t.finish()?;
         let tokenizer = Tokenizer::new(&config)?;
         Ok(Model { config, encoder, decoder, mlm, tokenizer })
     }

@@ -14,7 +14,6 @@
 //! [`Gradients::tensors`] names each parameter's gradient as the model file names the
 //! parameter, in its layout, so a training loop (or PyTorch) can read them side by side.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
@@ -22,6 +21,7 @@ use crate::config::{Head, Positional, RunOptions};
 use crate::decoder::{DecoderGrad, DecoderLayerGrad};
 use crate::encoder::{EncoderGrad, EncoderLayerGrad};
 use crate::error::input_err;
+pub use crate::format::Tensor;
 use crate::head::MlmGrad;
 use crate::linear::LinearGrad;
 use crate::norm::NormGrad;
@@ -42,17 +42,6 @@ pub struct Gradients {
     pub decoder: Option<DecoderGrad>,
     /// The masked-LM head's gradients (encoder-only models with that head).
     pub mlm: Option<MlmGrad>,
-}
-
-/// One named tensor in the model file's layout: row-major values of `shape`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Tensor {
-    /// The model file's name for the parameter.
-    pub name: String,
-    /// PyTorch's shape.
-    pub shape: Vec<usize>,
-    /// Row-major values.
-    pub data: Vec<f32>,
 }
 
 /// The mean cross-entropy of `logits` `(n, V)` against `labels` (length `n`; negative =

@@ -40,6 +40,8 @@
 //! - [`fill`]: masked-token prediction with an encoder-only model.
 //! - [`analysis`]: beyond raw weights: head importance by knock-out, value-weighted attention
 //!   (Kobayashi et al. 2020), attention rollout (Abnar & Zuidema 2020).
+//! - [`tasks`], [`training`]: toy tasks with a known right attention pattern, and a tiny
+//!   Transformer trained on them from scratch with Adam or SGD (the training playground).
 //! - [`tokenizer`]: words to ids and back.
 //! - [`format`](mod@format): loading a PyTorch-compatible `.safetensors` model file.
 //! - [`trace`]: every intermediate of a forward pass, with shapes.
@@ -69,8 +71,10 @@ pub mod norm;
 pub mod positional;
 #[cfg(feature = "subword")]
 pub mod subword;
+pub mod tasks;
 pub mod tokenizer;
 pub mod trace;
+pub mod training;
 pub mod vectors;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 pub mod wasm;

@@ -82,6 +82,51 @@ enum Command {
     Importance(ImportanceArgs),
     /// The model's configuration (without the vocabularies) and its attention sites, as JSON.
     Info(InfoArgs),
+    /// The loss of one teacher-forced pass and its gradient with respect to every parameter,
+    /// as one JSON object: {"loss": x, "grads": {NAME: nested arrays}}, NAME as in the model
+    /// file. The loss is the mean over the labelled positions t of the cross-entropy of
+    /// logits[t] against labels[t] (the decoder's rows; an encoder-only model's masked-LM rows).
+    Grad(GradArgs),
+}
+
+#[derive(Args, Debug)]
+struct GradArgs {
+    /// The model file (.safetensors).
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    /// Source token ids (a model with an encoder), comma-separated.
+    #[arg(long, value_name = "IDS", value_parser = parse_ids)]
+    src_ids: Option<Ids>,
+    /// Decoder input ids (a model with a decoder), comma-separated, used verbatim.
+    #[arg(long, value_name = "IDS", value_parser = parse_ids)]
+    tgt_ids: Option<Ids>,
+    /// One label per output row, comma-separated; a negative label (-100) is ignored. Write
+    /// `--labels=-100,5` when the list starts with a negative number.
+    #[arg(long, value_name = "IDS", value_parser = parse_labels, allow_hyphen_values = true)]
+    labels: Labels,
+    #[command(flatten)]
+    run: RunFlags,
+    /// Indent the JSON.
+    #[arg(long)]
+    pretty: bool,
+}
+
+/// A comma-separated list of labels, e.g. `-100,4,5`.
+#[derive(Debug, Clone)]
+struct Labels(Vec<i64>);
+
+/// Parse `-100,4,5`.
+fn parse_labels(s: &str) -> Result<Labels, String> {
+    if s.trim().is_empty() {
+        return Err("no labels given (expected a comma-separated list such as 4,5,-100)".into());
+    }
+    s.split(',')
+        .map(|part| {
+            let part = part.trim();
+            part.parse::<i64>().map_err(|_| format!("{part:?} is not a label (an integer; -100 = ignored)"))
+        })
+        .collect::<Result<Vec<i64>, String>>()
+        .map(Labels)
 }
 
 /// The per-run options shared by `forward` and `translate` (see `attnscope::RunOptions`).
@@ -632,6 +677,29 @@ fn info(args: InfoArgs) -> Result<(), Failure> {
     print_json(&value, true)
 }
 
+fn grad(args: GradArgs) -> Result<(), Failure> {
+    let model = load(&args.model)?;
+    let src = args.src_ids.map(|i| i.0).unwrap_or_default();
+    let tgt = args.tgt_ids.map(|i| i.0).unwrap_or_default();
+    let (_, grads) = model.gradients(&src, &tgt, &args.labels.0, &args.run.options())?;
+    let nested = |shape: &[usize], data: &[f32]| -> serde_json::Value {
+        fn build(shape: &[usize], data: &[f32]) -> serde_json::Value {
+            match shape {
+                [] => data.first().copied().unwrap_or(0.0).into(),
+                [_] => data.iter().map(|&v| serde_json::Value::from(v)).collect(),
+                [n, rest @ ..] => {
+                    let step = rest.iter().product::<usize>();
+                    (0..*n).map(|i| build(rest, &data[i * step..(i + 1) * step])).collect()
+                }
+            }
+        }
+        build(shape, data)
+    };
+    let tensors: serde_json::Map<String, serde_json::Value> =
+        grads.tensors(&model).into_iter().map(|t| (t.name, nested(&t.shape, &t.data))).collect();
+    print_json(&serde_json::json!({ "loss": grads.loss, "grads": tensors }), args.pretty)
+}
+
 /// Collapse clap's multi-line error into one line: its message and the lines that belong to
 /// it, without the usage block, tips and the "--help" hint.
 fn one_line_clap_error(e: &clap::Error) -> String {
@@ -687,6 +755,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => generate(a),
         Command::Fill(a) => fill(a),
         Command::Info(a) => info(a),
+        Command::Grad(a) => grad(a),
     };
     match result {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
