@@ -116,6 +116,9 @@ struct OptionsIn {
     positional: Option<bool>,
     /// Heads written `e1h2`, `s2h1`, `c2h3` (1-based); replaces the knocked-out set.
     knock_out: Option<Vec<String>>,
+    /// The training switches ([`RunOptions::residual`], [`RunOptions::layer_norm`]).
+    residual: Option<bool>,
+    layer_norm: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -333,7 +336,7 @@ impl Lab {
     }
 
     /// Change run options: `{heads, scale, causalDecoder, causalEncoder, positional,
-    /// knockOut}`, each optional. `knockOut` is the whole set of knocked-out heads, written
+    /// knockOut, residual, layerNorm}`, each optional. `knockOut` is the whole set of knocked-out heads, written
     /// `"e1h2"` (encoder layer 1 head 2), `"s2h1"` (decoder self-attention), `"c2h3"`
     /// (cross-attention), counted from 1; `[]` restores every head. A knocked-out head's output
     /// is replaced by zeros before `out_proj`; translate() and run() honour it, and its heads in
@@ -357,6 +360,8 @@ impl Lab {
         next.causal_decoder = o.causal_decoder.unwrap_or(next.causal_decoder);
         next.causal_encoder = o.causal_encoder.unwrap_or(next.causal_encoder);
         next.positional = o.positional.unwrap_or(next.positional);
+        next.residual = o.residual.unwrap_or(next.residual);
+        next.layer_norm = o.layer_norm.unwrap_or(next.layer_norm);
         if let Some(heads) = o.knock_out {
             next.knock_out = heads.iter().map(|t| HeadRef::parse(t)).collect::<crate::Result<_>>().map_err(err)?;
         }
@@ -1189,4 +1194,172 @@ pub fn sinusoidal_table(n: usize, d: usize) -> Result<JsValue, JsError> {
         return Err(JsError::new("sinusoidalTable: n and d must be in 1..=4096"));
     }
     to_js(&Mat(crate::positional::sinusoidal(n, d)))
+}
+
+/// What a training run is made from (every field optional; the defaults are the
+/// playground's: reverse, length 8, 8 symbols, 1 layer, 2 heads, d_model 32, Adam at 3e-3,
+/// batch 16, seed 1, scaling, residuals and LayerNorms on).
+#[derive(Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct SetupIn {
+    task: String,
+    length: usize,
+    symbols: usize,
+    layers: usize,
+    heads: usize,
+    d_model: usize,
+    /// `adam` or `sgd`.
+    optimizer: String,
+    lr: f32,
+    batch: usize,
+    seed: u32,
+    scale: bool,
+    residual: bool,
+    layer_norm: bool,
+}
+
+impl Default for SetupIn {
+    fn default() -> Self {
+        SetupIn {
+            task: String::from("reverse"),
+            length: 8,
+            symbols: 8,
+            layers: 1,
+            heads: 2,
+            d_model: 32,
+            optimizer: String::from("adam"),
+            lr: 3e-3,
+            batch: 16,
+            seed: 1,
+            scale: true,
+            residual: true,
+            layer_norm: true,
+        }
+    }
+}
+
+/// One step's report for JavaScript.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TrainingStep {
+    step: usize,
+    loss: f32,
+    accuracy: f32,
+    /// `[{layer: "encoder 1", norm}, ...]`
+    grad_norms: Vec<LayerGradNorm>,
+    saturated: f32,
+}
+
+#[derive(Serialize)]
+struct LayerGradNorm {
+    layer: String,
+    norm: f32,
+}
+
+/// A tiny encoder-decoder trained from scratch in wasm memory (see [`crate::training`]): the
+/// training playground runs it in a Web Worker.
+///
+/// ```js
+/// const t = new Trainer({ task: "reverse", length: 8, layers: 1, heads: 2, dModel: 32 });
+/// const reports = t.train(10);          // ten steps: [{step, loss, accuracy, gradNorms, saturated}]
+/// t.evaluate(64, 99);                   // held-out teacher-forced token accuracy
+/// const lab = new Lab(t.file());        // the model as it is now, in the lab's panels
+/// const { src, tgt } = t.example();     // an example of the task, as ids
+/// ```
+#[wasm_bindgen]
+pub struct Trainer {
+    inner: crate::training::Trainer,
+}
+
+#[wasm_bindgen]
+impl Trainer {
+    /// A fresh model for the setup (see `SetupIn`'s fields); a clear error for a bad one.
+    #[wasm_bindgen(constructor)]
+    pub fn new(setup: JsValue) -> Result<Trainer, JsError> {
+        use crate::training::{Optimizer, Setup};
+        let s: SetupIn = if setup.is_undefined() || setup.is_null() {
+            SetupIn::default()
+        } else {
+            serde_wasm_bindgen::from_value(setup)?
+        };
+        let task = crate::tasks::Task::parse(&s.task).map_err(err)?;
+        let optimizer = match s.optimizer.as_str() {
+            "adam" => Optimizer::Adam { lr: s.lr },
+            "sgd" => Optimizer::Sgd { lr: s.lr },
+            other => return Err(JsError::new(&alloc::format!("unknown optimizer {other:?}: choose adam or sgd"))),
+        };
+        let setup = Setup {
+            task: crate::tasks::TaskSpec::new(task, s.length, s.symbols).map_err(err)?,
+            layers: s.layers,
+            heads: s.heads,
+            d_model: s.d_model,
+            optimizer,
+            batch: s.batch,
+            seed: s.seed as u64,
+            opts: RunOptions {
+                scale: s.scale,
+                residual: s.residual,
+                layer_norm: s.layer_norm,
+                ..RunOptions::default()
+            },
+        };
+        Ok(Trainer { inner: crate::training::Trainer::new(setup).map_err(err)? })
+    }
+
+    /// `steps` training steps (1 to 10,000): each one's report, in order.
+    pub fn train(&mut self, steps: usize) -> Result<JsValue, JsError> {
+        if !(1..=10_000).contains(&steps) {
+            return Err(JsError::new("train: give 1 to 10000 steps"));
+        }
+        let mut out = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            let r = self.inner.step().map_err(err)?;
+            let grad_norms = r.grad_norms.into_iter().map(|(layer, norm)| LayerGradNorm { layer, norm }).collect();
+            out.push(TrainingStep {
+                step: r.step,
+                loss: r.loss,
+                accuracy: r.accuracy,
+                grad_norms,
+                saturated: r.saturated,
+            });
+        }
+        to_js(&out)
+    }
+
+    /// Teacher-forced token accuracy on `n` examples (1 to 4096) of a stream seeded by `seed`.
+    pub fn evaluate(&self, n: usize, seed: u32) -> Result<f32, JsError> {
+        if !(1..=4096).contains(&n) {
+            return Err(JsError::new("evaluate: give 1 to 4096 examples"));
+        }
+        self.inner.evaluate(n, seed as u64).map_err(err)
+    }
+
+    /// The model file of the weights as they are now (open it with `new Lab(bytes)`).
+    pub fn file(&self) -> Result<Vec<u8>, JsError> {
+        self.inner.file().map_err(err)
+    }
+
+    /// The next example of the training stream: `{src, tgt, labels}` ids.
+    pub fn example(&mut self) -> Result<JsValue, JsError> {
+        let ex = self.inner.example();
+        #[derive(Serialize)]
+        struct Out {
+            src: Vec<u32>,
+            tgt: Vec<u32>,
+            labels: Vec<i64>,
+        }
+        to_js(&Out { src: ex.src, tgt: ex.tgt, labels: ex.labels })
+    }
+
+    /// Steps taken so far.
+    #[wasm_bindgen(getter)]
+    pub fn step(&self) -> usize {
+        self.inner.step
+    }
+}
+
+/// The toy tasks' names, in the order the playground lists them.
+#[wasm_bindgen(js_name = trainingTasks)]
+pub fn training_tasks() -> Vec<String> {
+    crate::tasks::Task::ALL.iter().map(|t| String::from(t.id())).collect()
 }
