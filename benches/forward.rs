@@ -132,7 +132,26 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, demo, forward, decode, families);
+/// One training step of the playground's default model (issue 27): 1 layer, 2 heads, d_model
+/// 32, a batch of 16 reversals of length 8, forward + backward + Adam.
+fn train_step(c: &mut Criterion) {
+    use attnscope::tasks::{Task, TaskSpec};
+    use attnscope::training::{Optimizer, Setup, Trainer};
+    let setup = Setup {
+        task: TaskSpec::new(Task::Reverse, 8, 8).unwrap(),
+        layers: 1,
+        heads: 2,
+        d_model: 32,
+        optimizer: Optimizer::Adam { lr: 3e-3 },
+        batch: 16,
+        seed: 1,
+        opts: attnscope::RunOptions::default(),
+    };
+    let mut trainer = Trainer::new(setup).unwrap();
+    c.bench_function("train_step/reverse8_d32_batch16", |b| b.iter(|| trainer.step().unwrap()));
+}
+
+criterion_group!(benches, demo, forward, decode, families, train_step);
 
 /// Keep freed memory in the process, as a program that runs pass after pass should: glibc
 /// otherwise hands the large `(T, V)` buffers of every trace back to the system and page-faults

@@ -101,7 +101,7 @@ impl Linear {
     /// `d(W^T) = x^T dy` `(d_in, d_out)` and `db = sum_rows(dy)` `(1, d_out)`.
     pub fn backward(&self, x: &DMatrix<f32>, dy: &DMatrix<f32>) -> (DMatrix<f32>, LinearGrad) {
         let dx = dy * self.w_t.transpose(); // (n, d_out) x (d_out, d_in) -> (n, d_in)
-        let w_t = x.tr_mul(dy); // (d_in, n) x (n, d_out) -> (d_in, d_out)
+        let w_t = x.transpose() * dy; // (d_in, n) x (n, d_out) -> (d_in, d_out), through the gemm kernel
         let b = dy.row_sum(); // (1, d_out)
         (dx, LinearGrad { w_t, b })
     }

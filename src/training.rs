@@ -113,24 +113,23 @@ impl Setup {
         if !(lr > 0.0 && lr <= 10.0) {
             return Err(input_err!("learning rate {lr}: choose a number above 0 and at most 10"));
         }
-        let vocab = self.task.vocab();
-        let json = serde_json::json!({
-            "format": 1,
-            "d_model": self.d_model,
-            "nhead": self.heads,
-            "num_encoder_layers": self.layers,
-            "num_decoder_layers": self.layers,
-            "dim_feedforward": 4 * self.d_model,
-            "activation": "relu",
-            "norm_first": false,
-            "layer_norm_eps": 1e-5,
-            "positional": "sinusoidal",
-            "max_len": self.task.max_len(),
-            "scale_embedding": true,
-            "src_vocab": vocab,
-            "tgt_vocab": vocab,
-        });
-        Ok(json.to_string())
+        // the task's tokens are plain words and symbols (no quotes or backslashes to escape)
+        let words: Vec<String> = self.task.vocab().iter().map(|w| format!("\"{w}\"")).collect();
+        let vocab = format!("[{}]", words.join(","));
+        Ok(format!(
+            concat!(
+                r#"{{"format":1,"d_model":{d},"nhead":{h},"num_encoder_layers":{l},"num_decoder_layers":{l},"#,
+                r#""dim_feedforward":{ff},"activation":"relu","norm_first":false,"layer_norm_eps":1e-5,"#,
+                r#""positional":"sinusoidal","max_len":{max_len},"scale_embedding":true,"#,
+                r#""src_vocab":{vocab},"tgt_vocab":{vocab}}}"#
+            ),
+            d = self.d_model,
+            h = self.heads,
+            l = self.layers,
+            ff = 4 * self.d_model,
+            max_len = self.task.max_len(),
+            vocab = vocab,
+        ))
     }
 }
 
