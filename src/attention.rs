@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 use crate::config::{Matrix, Override};
-use crate::linear::{Linear, LinearGrad};
+use crate::linear::{matmul, transposed_product, Linear, LinearGrad};
 use crate::trace::{AttentionTrace, HeadTrace, Mat};
 
 /// Row-wise softmax: `w_ij = exp(x_ij - max_i) / sum_j exp(x_ij - max_i)`.
@@ -220,8 +220,8 @@ pub fn scaled_dot_product_backward(head: &HeadTrace, d_output: &DMatrix<f32>, sc
     let d_k = head.q.ncols() as f32;
     let factor = if scale { 1.0 / libm::sqrtf(d_k) } else { 1.0 };
     let w = &head.weights.0; // (T_q, T_k)
-    let v = head.weights.tr_mul(d_output); // (T_k, T_q) x (T_q, d_k) -> (T_k, d_k)
-    let weights = d_output * head.v.transpose(); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+    let v = transposed_product(w, d_output); // (T_k, T_q) x (T_q, d_k) -> (T_k, d_k)
+    let weights = matmul(d_output, &head.v.transpose()); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
     let mut scores = weights.clone(); // (T_q, T_k)
     for i in 0..w.nrows() {
         let dot = w.row(i).dot(&weights.row(i));
@@ -229,8 +229,8 @@ pub fn scaled_dot_product_backward(head: &HeadTrace, d_output: &DMatrix<f32>, sc
             scores[(i, j)] = w[(i, j)] * (weights[(i, j)] - dot) * factor;
         }
     }
-    let q = &scores * &head.k.0; // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
-    let k = scores.tr_mul(&head.q); // (T_k, T_q) x (T_q, d_k) -> (T_k, d_k)
+    let q = matmul(&scores, &head.k); // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
+    let k = transposed_product(&scores, &head.q); // (T_k, T_q) x (T_q, d_k) -> (T_k, d_k)
     HeadGrad { weights: Mat(weights), scores: Mat(scores), q, k, v }
 }
 

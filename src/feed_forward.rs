@@ -36,11 +36,16 @@ impl FeedForward {
     /// The gradient through [`FeedForward::forward`]: its input `x` `(T, d_model)` and the
     /// gradient `dy` `(T, d_model)` of its output -> `dx` `(T, d_model)` and the gradients of
     /// `linear1` and `linear2`. The hidden layer before the activation is recomputed from `x`
-    /// (the trace keeps it after), its activated values taken from `trace`.
+    /// (the trace keeps it after; ReLU's slope is read from its output).
     pub fn backward(&self, x: &DMatrix<f32>, trace: &FfnTrace, dy: &DMatrix<f32>) -> (DMatrix<f32>, FfnGrad) {
         let (mut d_hidden, narrow) = self.narrow.backward(&trace.hidden, dy); // (T, d_ff)
-        let before = self.widen.forward(x); // (T, d_ff), before the activation
-        d_hidden.iter_mut().zip(before.iter()).for_each(|(g, &z)| *g *= activate_slope(self.activation, z));
+        if self.activation == Activation::Relu {
+            // ReLU's slope is 1 exactly where its output is positive
+            d_hidden.iter_mut().zip(trace.hidden.iter()).for_each(|(g, &h)| *g = if h > 0.0 { *g } else { 0.0 });
+        } else {
+            let before = self.widen.forward(x); // (T, d_ff), before the activation
+            d_hidden.iter_mut().zip(before.iter()).for_each(|(g, &z)| *g *= activate_slope(self.activation, z));
+        }
         let (dx, widen) = self.widen.backward(x, &d_hidden); // (T, d_model)
         (dx, FfnGrad { widen, narrow })
     }

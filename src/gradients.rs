@@ -157,8 +157,11 @@ impl Named {
     fn attention(&mut self, name: &str, g: &crate::attention::AttentionGrad) {
         let d = g.q.w_t.nrows();
         let parts = [&g.q, &g.k, &g.v];
-        let weight = parts.iter().flat_map(|p| p.w_t.as_slice().iter().copied()).collect();
-        let bias = parts.iter().flat_map(|p| p.b.iter().copied()).collect();
+        let (mut weight, mut bias) = (Vec::with_capacity(3 * d * d), Vec::with_capacity(3 * d));
+        for p in parts {
+            weight.extend_from_slice(p.w_t.as_slice());
+            bias.extend_from_slice(p.b.as_slice());
+        }
         self.put(alloc::format!("{name}.in_proj_weight"), alloc::vec![3 * d, d], weight);
         self.put(alloc::format!("{name}.in_proj_bias"), alloc::vec![3 * d], bias);
         self.linear(&alloc::format!("{name}.out_proj"), &g.o);

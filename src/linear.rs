@@ -21,6 +21,7 @@
 //! the parity tolerance; the tests bound every kernel against an `f64` sum).
 
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 use nalgebra::{DMatrix, RowDVector};
 
 /// Output columns per packed panel (two 4-lane SIMD registers per tile row).
@@ -38,6 +39,9 @@ pub struct Linear {
     b: RowDVector<f32>,
     /// `W^T` packed for the kernel.
     panels: Panels,
+    /// `W` packed for the kernel, made on the first [`Linear::backward`] (whose `dy W` is the
+    /// forward product of the transposed map) and kept for the next ones.
+    back: OnceCell<Panels>,
 }
 
 /// The gradients of a [`Linear`]'s parameters.
@@ -69,7 +73,7 @@ impl Linear {
     /// From `W^T` `(d_in, d_out)` and `b` `(1, d_out)`.
     pub fn new(w_t: DMatrix<f32>, b: RowDVector<f32>) -> Linear {
         assert_eq!(w_t.ncols(), b.len(), "W^T (d_in, d_out) and b (d_out) disagree");
-        Linear { panels: Panels::new(&w_t), w_t, b }
+        Linear { panels: Panels::new(&w_t), back: OnceCell::new(), w_t, b }
     }
 
     /// `W^T`, `(d_in, d_out)`.
@@ -99,49 +103,87 @@ impl Linear {
     /// The gradient through [`Linear::forward`]: its input `x` `(n, d_in)` and the gradient `dy`
     /// `(n, d_out)` of its output -> `dx = dy W` `(n, d_in)` and the parameters' gradients,
     /// `d(W^T) = x^T dy` `(d_in, d_out)` and `db = sum_rows(dy)` `(1, d_out)`.
+    /// Both products run on the forward's kernel.
     pub fn backward(&self, x: &DMatrix<f32>, dy: &DMatrix<f32>) -> (DMatrix<f32>, LinearGrad) {
-        let dx = dy * self.w_t.transpose(); // (n, d_out) x (d_out, d_in) -> (n, d_in)
-        let w_t = x.transpose() * dy; // (d_in, n) x (n, d_out) -> (d_in, d_out), through the gemm kernel
+        let d_in = self.w_t.nrows();
+        let back = self.back.get_or_init(|| Panels::new(&self.w_t.transpose()));
+        let mut dx = DMatrix::zeros(dy.nrows(), d_in); // (n, d_out) x (d_out, d_in) -> (n, d_in)
+        product(dy, back, &alloc::vec![0.0; d_in], Layout::ColumnMajor, dx.as_mut_slice());
+        let w_t = transposed_product(x, dy); // (d_in, n) x (n, d_out) -> (d_in, d_out)
         let b = dy.row_sum(); // (1, d_out)
         (dx, LinearGrad { w_t, b })
     }
 
     /// `out = x W^T + b` in `layout`; `x` `(n, d_in)`, `out` `n * d_out` values.
     fn write(&self, x: &DMatrix<f32>, layout: Layout, out: &mut [f32]) {
-        let (n, d_in) = x.shape();
-        let d_out = self.w_t.ncols();
-        assert_eq!(d_in, self.w_t.nrows(), "x has {d_in} features; this map takes {}", self.w_t.nrows());
-        assert_eq!(out.len(), n * d_out);
-        if n == 0 || d_out == 0 {
-            return;
-        }
-        if d_in == 0 {
-            // an empty sum: every row is b
-            for i in 0..n {
-                for (j, &b_j) in self.b.iter().enumerate() {
-                    out[layout.index(i, j, n, d_out)] = b_j;
-                }
-            }
-            return;
-        }
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has AVX2 and FMA (checked on the line above).
-            return unsafe { write_fma(x, &self.panels, self.b.as_slice(), layout, out) };
-        }
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked on the line above).
-            return unsafe { write_avx2(x, &self.panels, self.b.as_slice(), layout, out) };
-        }
-        #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
-        return write_tiles::<MR>(x, &self.panels, self.b.as_slice(), layout, out, |xg, panel, bias| {
-            // SAFETY: this build has relaxed-simd (the cfg above)
-            unsafe { tile4_relaxed(xg, panel, bias) }
-        });
-        #[allow(unreachable_code)]
-        write_tiles::<MR>(x, &self.panels, self.b.as_slice(), layout, out, tile::<MR>)
+        assert_eq!(x.ncols(), self.w_t.nrows(), "x has {} features; this map takes {}", x.ncols(), self.w_t.nrows());
+        product(x, &self.panels, self.b.as_slice(), layout, out)
     }
+}
+
+/// `a b`, `(n, k) x (k, m) -> (n, m)`, on the kernel of [`Linear::forward`] (`b` packed
+/// first): the products of the backward passes.
+pub fn matmul(a: &DMatrix<f32>, b: &DMatrix<f32>) -> DMatrix<f32> {
+    assert_eq!(a.ncols(), b.nrows(), "a has {} columns, b {} rows", a.ncols(), b.nrows());
+    let mut out = DMatrix::zeros(a.nrows(), b.ncols()); // (n, m)
+    product(a, &Panels::new(b), &alloc::vec![0.0; b.ncols()], Layout::ColumnMajor, out.as_mut_slice());
+    out
+}
+
+/// `a^T b`, `(n, k)^T (n, m) -> (k, m)`, as a sum of outer products: column `j` of the result
+/// gathers `b[t, j] a[t, :]` over the rows `t`, each row of `a` contiguous after one
+/// transpose. No packing: the weight gradients of a backward pass, where `n` (tokens) is small.
+pub fn transposed_product(a: &DMatrix<f32>, b: &DMatrix<f32>) -> DMatrix<f32> {
+    let (n, k) = a.shape();
+    assert_eq!(n, b.nrows(), "a has {n} rows, b {}", b.nrows());
+    let a_t = a.transpose(); // (k, n): column t is row t of a
+    let mut out = DMatrix::zeros(k, b.ncols()); // (k, m)
+    if n == 0 || k == 0 {
+        return out;
+    }
+    for (col, b_col) in out.as_mut_slice().chunks_exact_mut(k).zip(b.as_slice().chunks_exact(n)) {
+        for (&c, row) in b_col.iter().zip(a_t.as_slice().chunks_exact(k)) {
+            col.iter_mut().zip(row).for_each(|(o, &v)| *o += c * v);
+        }
+    }
+    out
+}
+
+/// `out = x P + bias` in `layout`: `x` `(n, d_in)`, `panels` a packed `(d_in, d_out)`,
+/// `bias` `(d_out)`, `out` `n * d_out` values.
+fn product(x: &DMatrix<f32>, panels: &Panels, b: &[f32], layout: Layout, out: &mut [f32]) {
+    let (n, d_in) = x.shape();
+    let d_out = b.len();
+    assert_eq!(out.len(), n * d_out);
+    if n == 0 || d_out == 0 {
+        return;
+    }
+    if d_in == 0 {
+        // an empty sum: every row is b
+        for i in 0..n {
+            for (j, &b_j) in b.iter().enumerate() {
+                out[layout.index(i, j, n, d_out)] = b_j;
+            }
+        }
+        return;
+    }
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has AVX2 and FMA (checked on the line above).
+        return unsafe { write_fma(x, panels, b, layout, out) };
+    }
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked on the line above).
+        return unsafe { write_avx2(x, panels, b, layout, out) };
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+    return write_tiles::<MR>(x, panels, b, layout, out, |xg, panel, bias| {
+        // SAFETY: this build has relaxed-simd (the cfg above)
+        unsafe { tile4_relaxed(xg, panel, bias) }
+    });
+    #[allow(unreachable_code)]
+    write_tiles::<MR>(x, panels, b, layout, out, tile::<MR>)
 }
 
 impl Layout {

@@ -54,21 +54,40 @@ impl LayerNorm {
     /// features: the mean and the variance depend on every feature of the row).
     pub fn backward(&self, x: &DMatrix<f32>, dy: &DMatrix<f32>) -> (DMatrix<f32>, NormGrad) {
         let (n, d) = x.shape();
-        let mut dx = DMatrix::zeros(n, d); // (n, d)
         let mut grad = NormGrad { gamma: RowDVector::zeros(d), beta: RowDVector::zeros(d) };
-        for i in 0..n {
-            let row = x.row(i);
-            let mean = row.sum() / d as f32;
-            let var = row.iter().map(|&v| (v - mean) * (v - mean)).sum::<f32>() / d as f32;
-            let inv = 1.0 / libm::sqrtf(var + self.eps);
-            let x_hat: alloc::vec::Vec<f32> = row.iter().map(|&v| (v - mean) * inv).collect(); // (d)
-            let g: alloc::vec::Vec<f32> = (0..d).map(|j| dy[(i, j)] * self.gamma[j]).collect(); // (d)
-            let g_mean = g.iter().sum::<f32>() / d as f32;
-            let gx_mean = g.iter().zip(&x_hat).map(|(a, b)| a * b).sum::<f32>() / d as f32;
-            for j in 0..d {
-                dx[(i, j)] = (g[j] - g_mean - x_hat[j] * gx_mean) * inv;
-                grad.gamma[j] += dy[(i, j)] * x_hat[j];
-                grad.beta[j] += dy[(i, j)];
+        if n == 0 {
+            return (x.clone(), grad);
+        }
+        // Column-major storage, as in forward: one accumulator per row, down each column.
+        let xc: alloc::vec::Vec<&[f32]> = x.as_slice().chunks_exact(n).collect();
+        let dyc: alloc::vec::Vec<&[f32]> = dy.as_slice().chunks_exact(n).collect();
+        let mut mean = alloc::vec![0.0f32; n];
+        xc.iter().for_each(|col| mean.iter_mut().zip(*col).for_each(|(m, &v)| *m += v));
+        mean.iter_mut().for_each(|m| *m /= d as f32);
+        let mut var = alloc::vec![0.0f32; n];
+        xc.iter().for_each(|col| var.iter_mut().zip(*col).zip(&mean).for_each(|((s, &v), &m)| *s += (v - m) * (v - m)));
+        let inv: alloc::vec::Vec<f32> = var.iter().map(|&s| 1.0 / libm::sqrtf(s / d as f32 + self.eps)).collect();
+        let (mut g_mean, mut gx_mean) = (alloc::vec![0.0f32; n], alloc::vec![0.0f32; n]);
+        for (j, (col, dcol)) in xc.iter().zip(&dyc).enumerate() {
+            let g = self.gamma[j];
+            let (mut dg, mut db) = (0.0f32, 0.0f32);
+            for i in 0..n {
+                let x_hat = (col[i] - mean[i]) * inv[i];
+                g_mean[i] += dcol[i] * g;
+                gx_mean[i] += dcol[i] * g * x_hat;
+                dg += dcol[i] * x_hat;
+                db += dcol[i];
+            }
+            grad.gamma[j] = dg;
+            grad.beta[j] = db;
+        }
+        g_mean.iter_mut().chain(gx_mean.iter_mut()).for_each(|v| *v /= d as f32);
+        let mut dx = DMatrix::zeros(n, d); // (n, d)
+        for (j, out) in dx.as_mut_slice().chunks_exact_mut(n).enumerate() {
+            let g = self.gamma[j];
+            for i in 0..n {
+                let x_hat = (xc[j][i] - mean[i]) * inv[i];
+                out[i] = (dyc[j][i] * g - g_mean[i] - x_hat * gx_mean[i]) * inv[i];
             }
         }
         (dx, grad)

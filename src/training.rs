@@ -274,10 +274,20 @@ impl Trainer {
                     for (((w, &g), m), v) in param.data.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
                         *m = b1 * *m + (1.0 - b1) * g;
                         *v = b2 * *v + (1.0 - b2) * g * g;
-                        *w -= lr * (*m / c1) / (libm::sqrtf(*v / c2) + eps);
+                        *w -= lr * (*m / c1) / (sqrt(*v / c2) + eps);
                     }
                 }
             }
         }
     }
+}
+
+/// `sqrt(x)`: with std, the CPU's instruction (wasm's `f32.sqrt`); without, libm's portable
+/// one, a loop of integer steps (Adam takes one per parameter per step).
+#[inline(always)]
+fn sqrt(x: f32) -> f32 {
+    #[cfg(feature = "std")]
+    return x.sqrt();
+    #[cfg(not(feature = "std"))]
+    libm::sqrtf(x)
 }
