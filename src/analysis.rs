@@ -27,6 +27,14 @@
 //!   position `i` after layer `l` over the input tokens. The feed-forward and the norms, which
 //!   act on each position alone, are left out, as in the paper.
 //!
+//! * [`saliency`]: **gradient x input** (Shrikumar et al. 2016, "Not Just a Black Box",
+//!   arXiv:1605.01713; Denil, Demiraj & de Freitas 2014): for an output position `t` and the
+//!   token `y_t` it predicts, how much `log p(y_t)` changes with each input token's embedding
+//!   `e_s`: `(d log p(y_t) / d e_s) . e_s`, the gradient from the engine's backward pass
+//!   ([`crate::gradients`]), one pass per position. Unlike the three above it follows every
+//!   path through the model (feed-forward, norms, every head and layer), and it can be
+//!   negative: a word whose embedding lowers the prediction.
+//!
 //! ## Rollout through the decoder (our formula)
 //! Abnar & Zuidema define rollout for one stack of self-attention. For the decoder we follow
 //! the same two rules (mean over heads, half the flow through the residual) and, as Chefer,
@@ -325,4 +333,54 @@ fn normalize_rows(m: &mut DMatrix<f32>) {
             row /= sum;
         }
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// gradient x input
+
+/// The result of [`saliency`]: one row per output position, one column per input token.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Saliency {
+    /// Over the source tokens, `(R, S)` (a model with an encoder).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub source: Option<Mat>,
+    /// Over the decoder's input tokens, `(R, T)` (a model with a decoder).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub target: Option<Mat>,
+}
+
+/// Gradient x input (see the module docs) for every output row `r` (the decoder's `T`, or an
+/// encoder-only model's `S`) whose label `labels[r]` is not negative: entry `(r, s)` is
+/// `(d log p(labels[r]) / d e_s) . e_s` for input token `s`'s embedding `e_s` (scaled, with its
+/// token type, before positions are added). Rows of a negative label are zeros.
+pub fn saliency(model: &Model, src: &[u32], tgt: &[u32], labels: &[i64], opts: &RunOptions) -> Result<Saliency> {
+    let rows = labels.len();
+    let mut source = model.encoder.as_ref().map(|_| DMatrix::zeros(rows, src.len())); // (R, S)
+    let mut target = model.decoder.as_ref().map(|_| DMatrix::zeros(rows, tgt.len())); // (R, T)
+    for (r, &label) in labels.iter().enumerate() {
+        if label < 0 {
+            continue;
+        }
+        let mut one: Vec<i64> = alloc::vec![-100; rows];
+        one[r] = label;
+        let (trace, grads) = model.gradients(src, tgt, &one, opts)?; // loss = -log p(label)
+        let dot = |g: &Mat, e: &Mat, out: &mut DMatrix<f32>| {
+            for s in 0..e.nrows() {
+                out[(r, s)] = -g.row(s).dot(&e.row(s)); // d log p = -d loss
+            }
+        };
+        if let (Some(out), Some(g), Some(t)) = (source.as_mut(), &grads.encoder, &trace.encoder) {
+            dot(&g.embed.embedding, &t.embed.embedding, out);
+        }
+        if let (Some(out), Some(g), Some(t)) = (target.as_mut(), &grads.decoder, &trace.decoder) {
+            dot(&g.embed.embedding, &t.embed.embedding, out);
+        }
+    }
+    let source = source.map(Mat);
+    let target = target.map(Mat);
+    for m in source.iter().chain(&target) {
+        finite("the saliency", m)?;
+    }
+    Ok(Saliency { source, target })
 }

@@ -358,8 +358,9 @@ impl MultiHeadAttention {
 }
 
 impl MultiHeadAttention {
-    /// The gradient through [`MultiHeadAttention::forward`] (run without `W_Q`/`W_K`
-    /// overrides: the gradients are the trained weights'): its inputs `x_q` `(T_q, d_model)`
+    /// The gradient through [`MultiHeadAttention::forward`], at the weights in force (`edits`'
+    /// `W_Q`/`W_K` blocks included; an overridden block of the trained weights gets gradient
+    /// 0, as it does not reach the output): its inputs `x_q` `(T_q, d_model)`
     /// and `x_kv` `(T_k, d_model)`, its trace, and the gradient `d_out` `(T_q, d_model)` of
     /// its output -> the gradients of both inputs, of the four projections, and of each head's
     /// weights and scores. A knocked-out head added nothing to the output: its gradients are
@@ -371,6 +372,7 @@ impl MultiHeadAttention {
         trace: &AttentionTrace,
         d_out: &DMatrix<f32>,
         scale: bool,
+        edits: &Edits,
     ) -> AttentionBackward {
         let (t_q, t_k, d_model) = (x_q.nrows(), x_kv.nrows(), x_q.ncols());
         let d_k = d_model / trace.heads.len().max(1);
@@ -394,9 +396,17 @@ impl MultiHeadAttention {
                 g
             })
             .collect();
-        let (dx_q, q) = self.w_q.backward(x_q, &dq); // (T_q, d_model)
-        let (dx_k, k) = self.w_k.backward(x_kv, &dk); // (T_k, d_model)
+        let w_q = with_blocks(&self.w_q, &edits.overrides, Matrix::Q, d_k);
+        let w_k = with_blocks(&self.w_k, &edits.overrides, Matrix::K, d_k);
+        let (dx_q, q) = w_q.as_ref().unwrap_or(&self.w_q).backward(x_q, &dq); // (T_q, d_model)
+        let (dx_k, k) = w_k.as_ref().unwrap_or(&self.w_k).backward(x_kv, &dk); // (T_k, d_model)
         let (dx_v, v) = self.w_v.backward(x_kv, &dv); // (T_k, d_model)
+                                                      // an overridden block replaces the trained one: the trained block does not reach the loss
+        let (mut q, mut k) = (q, k);
+        for o in &edits.overrides {
+            let grad = if o.matrix == Matrix::Q { &mut q } else { &mut k };
+            grad.w_t.columns_mut(o.head * d_k, d_k).fill(0.0);
+        }
         AttentionBackward { dx_q, dx_kv: dx_k + dx_v, grad: AttentionGrad { q, k, v, o }, heads }
     }
 }

@@ -266,7 +266,9 @@ impl DecoderLayer {
     /// The gradient through one decoder layer: its input `y` `(T, d_model)`, its trace, the
     /// memory `(S, d_model)` its cross-attention read (`None` in a decoder-only model), and
     /// the gradient `dy` `(T, d_model)` of its output -> every gradient of the layer; the
-    /// memory's share is the cross-attention's `dx_kv`.
+    /// memory's share is the cross-attention's `dx_kv`. `edits` are its self- and
+    /// cross-attention's.
+    #[allow(clippy::too_many_arguments)]
     pub fn backward(
         &self,
         y: &DMatrix<f32>,
@@ -274,6 +276,7 @@ impl DecoderLayer {
         memory: Option<&DMatrix<f32>>,
         opts: &RunOptions,
         norm_first: bool,
+        edits: [&Edits; 2],
         dy: &DMatrix<f32>,
     ) -> DecoderLayerGrad {
         let wiring = AddNorm::new(norm_first, opts);
@@ -284,7 +287,7 @@ impl DecoderLayer {
             (Some(cross), Some(t), Some(memory)) => {
                 let grad =
                     residual_backward(trace.self_attn.output(), t, &cross.norm, wiring, &ffn.d_input, |x, t, d| {
-                        let b = cross.attn.backward(x, memory, t, d, opts.scale);
+                        let b = cross.attn.backward(x, memory, t, d, opts.scale, edits[1]);
                         (b.dx_q.clone(), b)
                     });
                 let d = grad.d_input.clone();
@@ -293,7 +296,7 @@ impl DecoderLayer {
             _ => (None, ffn.d_input.clone()),
         };
         let self_attn = residual_backward(y, &trace.self_attn, n1, wiring, &d_self_out, |x, t, d| {
-            let b = self.self_attn.backward(x, x, t, d, opts.scale);
+            let b = self.self_attn.backward(x, x, t, d, opts.scale, edits[0]);
             (&b.dx_q + &b.dx_kv, b)
         });
         DecoderLayerGrad { self_attn, cross_attn, ffn }
@@ -350,7 +353,9 @@ impl Decoder {
         let mut d_memory = memory.map(|m| DMatrix::zeros(m.nrows(), m.ncols())); // (S, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate().rev() {
-            let grad = layer.backward(input(l), &trace.layers[l], memory, opts, self.norm_first, &dy);
+            let edits = [edits_for(opts, Stack::DecoderSelf, l), edits_for(opts, Stack::DecoderCross, l)];
+            let grad =
+                layer.backward(input(l), &trace.layers[l], memory, opts, self.norm_first, [&edits[0], &edits[1]], &dy);
             if let (Some(d), Some(cross)) = (d_memory.as_mut(), &grad.cross_attn) {
                 *d += &cross.sublayer.dx_kv;
             }

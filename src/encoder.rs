@@ -105,6 +105,7 @@ impl EncoderLayer {
         trace: &EncoderLayerTrace,
         opts: &RunOptions,
         norm_first: bool,
+        edits: &Edits,
         dy: &DMatrix<f32>,
     ) -> EncoderLayerGrad {
         let wiring = AddNorm::new(norm_first, opts);
@@ -112,7 +113,7 @@ impl EncoderLayer {
             self.ffn.backward(x, t, d)
         });
         let self_attn = residual_backward(x, &trace.self_attn, &self.norm1, wiring, &ffn.d_input, |x, t, d| {
-            let b = self.self_attn.backward(x, x, t, d, opts.scale);
+            let b = self.self_attn.backward(x, x, t, d, opts.scale, edits);
             (&b.dx_q + &b.dx_kv, b)
         });
         EncoderLayerGrad { self_attn, ffn }
@@ -148,7 +149,8 @@ impl Encoder {
         let (mut dy, norm) = final_norm_backward(self.norm.as_ref(), opts, last, d_memory); // (S, d_model)
         let mut layers = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate().rev() {
-            let grad = layer.backward(input(l), &trace.layers[l], opts, self.norm_first, &dy);
+            let edits = edits_for(opts, Stack::Encoder, l);
+            let grad = layer.backward(input(l), &trace.layers[l], opts, self.norm_first, &edits, &dy);
             dy = grad.self_attn.d_input.clone();
             layers.push(grad);
         }

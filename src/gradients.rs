@@ -84,13 +84,10 @@ impl Model {
     /// `(T)` (sides as in [`Model::forward`]) and one label per output row (the decoder's `T`,
     /// or an encoder-only model's `S`) -> the forward trace and the [`Gradients`].
     ///
-    /// The gradients are those of the trained weights, so a run with `W_Q`/`W_K` overrides is
-    /// refused; every other run option (heads, scaling, masks, positions, knock-outs, and the
-    /// training switches `residual` and `layer_norm`) is honoured.
+    /// Every run option is honoured (heads, scaling, masks, positions, knock-outs, the training
+    /// switches `residual` and `layer_norm`, and `W_Q`/`W_K` overrides: the pass runs with the
+    /// edited blocks, whose trained weights, replaced, get gradient 0).
     pub fn gradients(&self, src: &[u32], tgt: &[u32], labels: &[i64], opts: &RunOptions) -> Result<(Trace, Gradients)> {
-        if !opts.overrides.is_empty() {
-            return Err(input_err!("gradients are of the trained weights: run them without W_Q/W_K overrides"));
-        }
         let trace = self.forward(src, tgt, opts)?;
         let (mut encoder, mut decoder, mut mlm) = (None, None, None);
         let (loss, labelled, d_memory) = match (&self.decoder, &trace.decoder, &self.mlm) {

@@ -684,6 +684,35 @@ impl Lab {
     pub fn rollout(&self) -> Result<JsValue, JsError> {
         to_js(&staged_rollout(&self.staged()?))
     }
+
+    /// Gradient x input of the current run (see [`crate::analysis::saliency`]): for every
+    /// output position, its most probable token (the decoder's next token; an encoder-only
+    /// model's masked-LM guess) and how much `log p` of that token changes with each input
+    /// token's embedding: `{source: (R, S), target: (R, T), tokens: [R strings]}`, the sides the
+    /// model has. One backward pass per position: computed on call only.
+    pub fn saliency(&self) -> Result<JsValue, JsError> {
+        self.need_source()?;
+        let src: &[u32] = if self.model.encoder.is_some() { &self.source.ids } else { &[] };
+        let tgt: &[u32] = if self.model.decoder.is_some() { &self.target } else { &[] };
+        let logits = self.model.logits(src, tgt, &self.opts).map_err(err)?; // (R, V) row-major
+        let vocab = self.model.config.output_vocab();
+        let v = vocab.len();
+        let labels: Vec<i64> = logits
+            .chunks_exact(v.max(1))
+            .map(|row| (0..v).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap_or(0) as i64)
+            .collect();
+        let sal = crate::analysis::saliency(&self.model, src, tgt, &labels, &self.opts).map_err(err)?;
+        #[derive(Serialize)]
+        struct Out {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            source: Option<Mat>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            target: Option<Mat>,
+            tokens: Vec<String>,
+        }
+        let tokens = labels.iter().map(|&l| vocab[l as usize].clone()).collect();
+        to_js(&Out { source: sal.source, target: sal.target, tokens })
+    }
 }
 
 impl Lab {
@@ -1176,6 +1205,39 @@ pub fn attend(
     let w_q = matrix("W_Q", w_q, d_k, d)?;
     let w_k = matrix("W_K", w_k, d_k, d)?;
     to_js(&crate::attention::self_attention(&x, &w_q, &w_k, scale, causal))
+}
+
+/// The gradient through [`attend`]'s head (see [`crate::attention::scaled_dot_product_backward`]):
+/// the same inputs and `d_output` `(n, d)` row-major, the gradient of a loss with respect to the
+/// head's output. Returns `{weights, scores, q, k, v}`, each the loss's gradient with respect to
+/// that tensor (`scores` before scaling and masking).
+#[wasm_bindgen(js_name = attendBackward)]
+#[allow(clippy::too_many_arguments)]
+pub fn attend_backward(
+    x: &[f32],
+    n: usize,
+    d: usize,
+    w_q: &[f32],
+    w_k: &[f32],
+    d_k: usize,
+    scale: bool,
+    causal: bool,
+    d_output: &[f32],
+) -> Result<JsValue, JsError> {
+    let x = matrix("x", x, n, d)?;
+    let (w_q, w_k) = (matrix("W_Q", w_q, d_k, d)?, matrix("W_K", w_k, d_k, d)?);
+    let head = crate::attention::self_attention(&x, &w_q, &w_k, scale, causal);
+    let d_output = matrix("d_output", d_output, n, d)?;
+    let g = crate::attention::scaled_dot_product_backward(&head, &d_output, scale);
+    #[derive(Serialize)]
+    struct Out {
+        weights: Mat,
+        scores: Mat,
+        q: Mat,
+        k: Mat,
+        v: Mat,
+    }
+    to_js(&Out { weights: g.weights, scores: g.scores, q: Mat(g.q), k: Mat(g.k), v: Mat(g.v) })
 }
 
 /// Kernel smoothing of 1-D data at `x0`: `{logits, weights, value}` (see `weighted_average`).

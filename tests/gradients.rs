@@ -123,7 +123,7 @@ fn the_training_switches_change_the_forward_pass() {
 }
 
 #[test]
-fn bad_labels_and_overrides_are_refused_with_a_message() {
+fn bad_labels_are_refused_with_a_message() {
     let s = Spec::small();
     let (model, _) = s.model(8);
     let opts = RunOptions::default();
@@ -131,17 +131,71 @@ fn bad_labels_and_overrides_are_refused_with_a_message() {
     assert!(err(&[4, 5]).contains("2 labels for 3 output positions"), "{}", err(&[4, 5]));
     assert!(err(&[4, 5, 99]).contains("outside the vocabulary"), "{}", err(&[4, 5, 99]));
     assert!(err(&[-100, -100, -1]).contains("every label is ignored"), "{}", err(&[-100, -100, -1]));
-    let block = attnscope::Mat(nalgebra::DMatrix::zeros(4, 8));
-    let edited = RunOptions {
-        overrides: vec![attnscope::Override {
-            stack: Stack::Encoder,
-            layer: 0,
-            head: 0,
-            matrix: attnscope::QkMatrix::Q,
-            block,
-        }],
+}
+
+/// With a W_Q and a W_K block replaced (the lab's editor), the pass runs on the edited blocks:
+/// the trained weights they replace get gradient 0 and everything else is exact.
+#[test]
+fn overrides_are_honoured() {
+    let s = spec(true, "relu", "sinusoidal");
+    let mut rng = Rng::new(9);
+    let block = |rng: &mut Rng| attnscope::Mat(nalgebra::DMatrix::from_fn(4, 8, |_, _| rng.uniform(0.35)));
+    let opts = RunOptions {
+        overrides: vec![
+            attnscope::Override {
+                stack: Stack::Encoder,
+                layer: 1,
+                head: 0,
+                matrix: attnscope::QkMatrix::Q,
+                block: block(&mut rng),
+            },
+            attnscope::Override {
+                stack: Stack::DecoderCross,
+                layer: 0,
+                head: 1,
+                matrix: attnscope::QkMatrix::K,
+                block: block(&mut rng),
+            },
+        ],
         ..RunOptions::default()
     };
-    let e = model.gradients(&[4, 5], &[1, 4, 5], &[4, 5, 6], &edited).unwrap_err().to_string();
-    assert!(e.contains("without W_Q/W_K overrides"), "{e}");
+    check(&s, &opts, 10);
+}
+
+/// Gradient x input (analysis::saliency) is the derivative of log p(label) along each input
+/// embedding: scaling token s's embedding by (1 + e) moves log p by about e times its entry.
+#[test]
+fn saliency_is_the_derivative_along_each_embedding() {
+    let s = spec(false, "gelu", "sinusoidal");
+    let (model, weights) = s.model(11);
+    let (src, tgt) = (vec![4u32, 5, 6, 7, 8], vec![1u32, 4, 6, 9]); // distinct source ids: one table row each
+    let labels = vec![4i64, 6, 9, 2];
+    let opts = RunOptions::default();
+    let sal = attnscope::analysis::saliency(&model, &src, &tgt, &labels, &opts).unwrap();
+    let source = sal.source.unwrap();
+    assert_eq!(source.shape(), (4, 5));
+    let log_p = |m: &Model, r: usize| {
+        let logits = m.logits(&src, &tgt, &opts).unwrap();
+        let v = s.tgt_vocab;
+        let row = &logits[r * v..(r + 1) * v];
+        let max = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max) as f64;
+        let sum: f64 = row.iter().map(|&z| (z as f64 - max).exp()).sum();
+        row[labels[r] as usize] as f64 - max - sum.ln()
+    };
+    let eps = 1e-2f32;
+    for (col, &id) in src.iter().enumerate() {
+        let scaled = |k: f32| {
+            let mut w = weights.clone();
+            let t = w.get_mut("src_embed.weight");
+            let d = t.shape[1];
+            t.data[id as usize * d..(id as usize + 1) * d].iter_mut().for_each(|v| *v *= k);
+            s.load(&w)
+        };
+        let (up, down) = (scaled(1.0 + eps), scaled(1.0 - eps));
+        for r in 0..labels.len() {
+            let fd = (log_p(&up, r) - log_p(&down, r)) / (2.0 * eps as f64);
+            let got = source[(r, col)] as f64;
+            assert!((fd - got).abs() <= 2e-3 + 0.03 * got.abs(), "row {r}, source {col}: {got} vs {fd}");
+        }
+    }
 }

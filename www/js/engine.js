@@ -632,6 +632,27 @@ export class Engine {
     return this.callModule((m) => m.attend(Float32Array.from(x), n, d, Float32Array.from(wq), Float32Array.from(wk), dk, scale, causal));
   }
 
+  /** The gradient through attend()'s head, given the gradient of a loss with respect to its output
+   * `dOut` (n, d), row-major: `{weights, scores, q, k, v}`, each that loss's gradient. */
+  attendBackward(x, n, d, wq, wk, dk, scale, causal, dOut) {
+    return this.callModule((m) =>
+      m.attendBackward(Float32Array.from(x), n, d, Float32Array.from(wq), Float32Array.from(wk), dk, scale, causal, Float32Array.from(dOut)),
+    );
+  }
+
+  /** One training step of a fresh model for `setup` (see the wasm Trainer's fields): its report,
+   * `{step, loss, accuracy, gradNorms: [{layer, norm}], saturated}`, measured by the engine. */
+  firstStep(setup) {
+    return this.callModule((m) => {
+      const trainer = new m.Trainer(setup);
+      try {
+        return trainer.train(1)[0];
+      } finally {
+        trainer.free();
+      }
+    });
+  }
+
   sinusoidalTable(n, d) {
     return this.callModule((m) => m.sinusoidalTable(n, d));
   }

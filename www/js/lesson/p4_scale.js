@@ -1,6 +1,8 @@
 // Panel 4: scaling. The GloVe vectors (50-d, W_Q = W_K = I) multiplied by a length factor; with
 // scaling off the scores grow with the square of that factor and the softmax piles nearly all the
-// weight on one word; dividing by sqrt(d_k) (attend's `scale`) spreads it again.
+// weight on one word; dividing by sqrt(d_k) (attend's `scale`) spreads it again. The learning signal
+// is measured by the engine (attendBackward): how much of a loss's gradient at the weights gets
+// through the softmax to the scores, with scaling off and on.
 
 import { lessonT as t } from "../i18n.js";
 import * as state from "../state.js";
@@ -50,8 +52,9 @@ export function panel4(ctx) {
     { key: "score", label: t("p4.rScore"), test: "p4-score" },
     { key: "sqrt", label: t("p4.rSqrt"), test: "p4-sqrt" },
     { key: "sat", label: t("p4.rSat"), test: "p4-sat" },
-    { key: "slope", label: t("p4.rSlope"), test: "p4-slope" },
+    { key: "signal", label: t("p4.rSignal"), test: "p4-signal" },
   ]);
+  const sweep = new HeatTable({ kind: "div", digits: 2, rowHeader: "", test: "p4-sweep" });
   const msg = message();
   const formulaEl = formula(t("p4.formulaNoScale"), "p4-formula");
 
@@ -98,13 +101,45 @@ export function panel4(ctx) {
       for (const v of row(a.weights, i)) m = Math.max(m, v);
       if (m > 0.99) saturated += 1;
     }
-    let slope = 0;
-    for (const v of w) slope = Math.max(slope, v * (1 - v));
     nums.set("max", `${fmt(w[top], 3)} (${names[top]})`, w[top]);
     nums.set("score", fmt(maxScore, 2), maxScore);
     nums.set("sqrt", scale ? t("p4.sqrtOn", { d, s: fmt(Math.sqrt(d), 3) }) : t("p4.sqrtOff"));
     nums.set("sat", t("p4.satText", { k: saturated, n }), saturated);
-    nums.set("slope", fmt(slope, 4), slope);
+    // The learning signal, measured: a loss that pulls this row's output toward another word's
+    // vector (L = ½ |out − x_target|²); the share of its gradient at the row's weights that the
+    // softmax passes on to the row's scores, |∂L/∂scores| ÷ |∂L/∂weights|.
+    const target = word === 0 ? Math.min(1, n - 1) : 0;
+    const signal = (stretch, on) => {
+      const xs = Float32Array.from(wv.vectors.data, (v) => v * stretch);
+      const I = identity(d);
+      const fw = engine.attend(xs, n, d, I, I, d, on, false);
+      const dOut = new Float32Array(n * d);
+      for (let j = 0; j < d; j++) dOut[word * d + j] = fw.output.data[word * d + j] - xs[target * d + j];
+      const g = engine.attendBackward(xs, n, d, I, I, d, on, false, dOut);
+      const norm = (v) => Math.hypot(...v);
+      const atWeights = norm(row(g.weights, word));
+      return atWeights > 0 ? norm(row(g.scores, word)) / atWeights : 0;
+    };
+    let now;
+    let table;
+    try {
+      now = signal(len, scale);
+      const stretches = [0.5, 1, 1.5, 2, 3];
+      table = [...stretches.map((c) => 100 * signal(c, false)), ...stretches.map((c) => 100 * signal(c, true))];
+      sweep.update({
+        label: t("p4.sweepLabel", { word: names[word], target: names[target] }),
+        rows: [t("p4.sweepOff"), t("p4.sweepOn")],
+        cols: stretches.map((c) => `× ${fmt(c, 1)}`),
+        data: table,
+        nr: 2,
+        nc: stretches.length,
+        plain: () => true,
+      });
+    } catch (e) {
+      engineError(ctx, msg, e);
+      return;
+    }
+    nums.set("signal", t("p4.signalText", { v: fmt(100 * now, 2), target: names[target] }), now);
   }
 
   const panel = panelOf(
@@ -120,6 +155,7 @@ export function panel4(ctx) {
     nums.root,
     rowTable.root,
     h("p", { text: t("p4.slope") }),
+    sweep.root,
     h("h3", { text: t("p4.allTitle") }),
     heat.root,
     h("p", { text: t("p4.outro") }),

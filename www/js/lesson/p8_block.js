@@ -51,6 +51,36 @@ export function panel8(ctx) {
   const alt = h("div");
   const across = new HeatTable({ kind: "div", digits: 3, rowHeader: t("p8.tokHeader"), test: "p8-across" });
   const acrossText = h("p", { "data-test": "p8-across-text" });
+  // Why the residual path matters, measured: the gradient norm of each layer's weights on the first
+  // training step of a fresh 6 + 6-layer model (the playground's task "reverse"), with and without
+  // the residual connections; the engine's backward pass, the same seed for both.
+  const grads = new HeatTable({ kind: "div", digits: 3, rowHeader: "", test: "p8-grads" });
+  const gradsText = h("p", { "data-test": "p8-grads-text" });
+  function renderGrads() {
+    try {
+      const setup = { task: "reverse", length: 6, layers: 6, heads: 2, dModel: 32, seed: 1 };
+      const on = engine.firstStep({ ...setup, residual: true }).gradNorms;
+      const off = engine.firstStep({ ...setup, residual: false }).gradNorms;
+      const label = (/** @type {string} */ name) => {
+        const [stack, k] = name.split(" ");
+        return t(stack === "encoder" ? "p8.gEnc" : "p8.gDec", { k });
+      };
+      grads.update({
+        label: t("p8.gradsLabel"),
+        rows: [t("p8.gOn"), t("p8.gOff")],
+        cols: on.map((g) => label(g.layer)),
+        data: [...on.map((g) => g.norm), ...off.map((g) => g.norm)],
+        nr: 2,
+        nc: on.length,
+        plain: () => true,
+      });
+      const dec = (list) => list.filter((g) => g.layer.startsWith("decoder"));
+      const lowest = (list) => Math.min(...dec(list).slice(0, -1).map((g) => g.norm));
+      gradsText.textContent = t("p8.gradsText", { on: fmt(lowest(on), 2), off: lowest(off).toExponential(1) });
+    } catch (e) {
+      gradsText.textContent = String(e instanceof Error ? e.message : e);
+    }
+  }
 
   /** @param {{key: string, title: string, note: string, vec: Float32Array | number[], check?: string}} o */
   function stage({ key, title, note, vec, check }) {
@@ -188,7 +218,15 @@ export function panel8(ctx) {
       acrossText,
       across.root),
     figureText(ctx, "p", "p8.outro", { "data-test": "p8-outro" }),
+    h("h3", { text: t("p8.gradsTitle") }),
+    h("p", { text: t("p8.grads") }),
+    grads.root,
+    gradsText,
+    h("p", {}, [h("a", { href: "train.html?task=reverse&layers=4&residual=0", "data-test": "p8-train-link", text: t("p8.trainLink") })]),
   );
-  ctx.ready(render);
+  ctx.ready(() => {
+    render();
+    renderGrads();
+  });
   return panel;
 }
