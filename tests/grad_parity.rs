@@ -38,7 +38,8 @@ fn gradients_match_pytorch_autograd() {
         let fx = Expected { bytes: std::fs::read(grads_dir().join(format!("{name}.safetensors"))).unwrap() };
         let (_, meta) = safetensors::SafeTensors::read_metadata(&fx.bytes).unwrap();
         let model_file = meta.metadata().as_ref().unwrap()["model"].clone();
-        let bytes = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(&model_file)).unwrap();
+        let bytes =
+            std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(&model_file)).unwrap();
         let model = Model::from_safetensors(&bytes).unwrap();
         let opts = fx.options();
         let ids = |side: &str| if fx.has(side) { fx.ids(side) } else { vec![] };
@@ -74,11 +75,20 @@ fn gradients_match_pytorch_autograd() {
                 }
                 let mut got = Vec::new();
                 let layers: Vec<&attnscope::attention::AttentionBackward> = match stack {
-                    Stack::Encoder => grads.encoder.as_ref().unwrap().layers.iter().map(|l| &l.self_attn.sublayer).collect(),
-                    Stack::DecoderSelf => grads.decoder.as_ref().unwrap().layers.iter().map(|l| &l.self_attn.sublayer).collect(),
-                    Stack::DecoderCross => {
-                        grads.decoder.as_ref().unwrap().layers.iter().map(|l| &l.cross_attn.as_ref().unwrap().sublayer).collect()
+                    Stack::Encoder => {
+                        grads.encoder.as_ref().unwrap().layers.iter().map(|l| &l.self_attn.sublayer).collect()
                     }
+                    Stack::DecoderSelf => {
+                        grads.decoder.as_ref().unwrap().layers.iter().map(|l| &l.self_attn.sublayer).collect()
+                    }
+                    Stack::DecoderCross => grads
+                        .decoder
+                        .as_ref()
+                        .unwrap()
+                        .layers
+                        .iter()
+                        .map(|l| &l.cross_attn.as_ref().unwrap().sublayer)
+                        .collect(),
                 };
                 for layer in layers {
                     for head in &layer.heads {
@@ -90,7 +100,9 @@ fn gradients_match_pytorch_autograd() {
         }
 
         // the token embeddings (gradient x input's gradient)
-        for (side, g) in [("src", grads.encoder.as_ref().map(|e| &e.embed)), ("tgt", grads.decoder.as_ref().map(|d| &d.embed))] {
+        for (side, g) in
+            [("src", grads.encoder.as_ref().map(|e| &e.embed)), ("tgt", grads.decoder.as_ref().map(|d| &d.embed))]
+        {
             if let Some(g) = g {
                 let want = fx.tensor(&format!("dembedding.{side}"));
                 worst = worst.max(close(&format!("{name}: dembedding.{side}"), &g.embedding.row_major(), &want.data));

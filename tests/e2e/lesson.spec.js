@@ -227,13 +227,13 @@ test("panel 4: turning scaling off raises the largest weight; stretching the vec
 
 test("panel 4: the engine's backward pass measures the learning signal: without scaling it collapses as the vectors stretch", async ({ page, watch }) => {
   await openLesson(page);
-  const { values, rows } = await readHeat(page.locator('[data-test="p4-sweep"] table'));
+  const { values, rows } = await readHeat(page.locator('[data-test="p4-sweep"]'));
   expect(rows).toEqual(["scaling off", "divided by √d_k"]);
   const [off, on] = values; // percentages at stretches 0.5, 1, 1.5, 2, 3
   for (const v of [...off, ...on]) expect(v).toBeGreaterThanOrEqual(0);
   expect(off.at(-1)).toBeLessThan(off[0] / 10); // saturated: a tenth of the signal or less
   expect(off.at(-1)).toBeLessThan(on.at(-1) / 10);
-  expect(on.at(-1)).toBeGreaterThan(1); // scaled, the signal stays usable
+  expect(on[3]).toBeGreaterThan(5 * off[3]); // scaled, it falls far more slowly
   // the readout is the engine's number for the current setting: at stretch 3, scaling off, the table's last cell
   const p = panel(page, 4);
   await p.getByRole("checkbox", { name: "Divide the scores by √d_k" }).uncheck();
@@ -344,13 +344,12 @@ test("panel 8: feed-forward sparsity, Add is addition, LayerNorm gives mean 0 an
   expect(Math.abs(await readValue(page, "p8-norm1-mean"))).toBeLessThan(0.2);
   expect(Math.abs((await readValue(page, "p8-norm1-var")) - 1)).toBeLessThan(0.5);
   // the residual path carries the gradient: measured on a fresh 6 + 6-layer model's first step
-  const grads = await readHeat(page.locator('[data-test="p8-grads"] table'));
+  const grads = await readHeat(page.locator('[data-test="p8-grads"]'));
   expect(grads.rows).toEqual(["with residuals", "without residuals"]);
   const dec1 = grads.cols.indexOf("dec 1");
   expect(dec1).toBeGreaterThan(0);
   expect(grads.values[0][dec1]).toBeGreaterThan(0.1);
   expect(grads.values[1][dec1]).toBeLessThan(grads.values[0][dec1] / 1000);
-  await expect(panel(page, 8).locator('[data-test="p8-train-link"]')).toHaveAttribute("href", /train\.html\?.*residual=0/);
   await panel(page, 8).getByRole("combobox", { name: "Encoder layer" }).selectOption({ label: "2" });
   await expect.poll(() => new URL(page.url()).searchParams.get("p8.layer")).toBe("2");
   expectClean(watch);

@@ -222,7 +222,6 @@ export function panel8(ctx) {
     h("p", { text: t("p8.grads") }),
     grads.root,
     gradsText,
-    h("p", {}, [h("a", { href: "train.html?task=reverse&layers=4&residual=0", "data-test": "p8-train-link", text: t("p8.trainLink") })]),
   );
   ctx.ready(() => {
     render();

@@ -219,7 +219,7 @@ const en = {
   "p4.sqrtOff": "nothing (scaling off)",
   "p4.satText": "{k} of {n}",
   "p4.slope":
-    "Why a saturated softmax hurts learning: when one weight is close to 1 and the rest close to 0, nudging a score hardly moves the weights (a weight's sensitivity to its own score is w(1 − w), at most 0.25 and near 0 at either extreme). Training works through exactly such nudges. The engine measures it below by backpropagation: a loss asks this row's output to move toward another word, and the table gives the share of its gradient that gets through the softmax to the scores (and so to W_Q and W_K). Without scaling it collapses toward 0 as the vectors stretch; divided by √d_k it stays usable.",
+    "Why a saturated softmax hurts learning: when one weight is close to 1 and the rest close to 0, nudging a score hardly moves the weights (a weight's sensitivity to its own score is w(1 − w), at most 0.25 and near 0 at either extreme). Training works through exactly such nudges. The engine measures it below by backpropagation: a loss asks this row's output to move toward another word, and the table gives the share of its gradient that gets through the softmax to the scores (and so to W_Q and W_K). Without scaling it collapses toward 0 as the vectors stretch; divided by √d_k it falls far more slowly.",
   "p4.allTitle": "All rows",
   "p4.rowHeader": "query word",
   "p4.heatLabel": "Attention weights of every row with the current stretch and scaling",
@@ -385,7 +385,6 @@ const en = {
   "p8.gEnc": "enc {k}",
   "p8.gDec": "dec {k}",
   "p8.gradsText": "With residuals, the smallest gradient of the decoder's lower layers is {on}; without them it is {off}: those layers would hardly learn at all.",
-  "p8.trainLink": "Train one yourself: a 4-layer model with the residuals off, in the playground",
   "p8.tokHeader": "word",
   "p8.acrossTitle": "Norm puts every word on the same scale",
   "p8.across": "The mean and variance of every word's vector at this layer's first Norm: the sum going in, the sum standardised, and the engine's output after γ and β. Going in, the variances range from {blo} to {bhi}; standardised, every word has mean 0 and variance 1; after γ and β (the same learned numbers for every word) they range from {lo} to {hi}.",
@@ -830,7 +829,7 @@ const ko = {
   "p4.sqrtOff": "없음 (스케일링 꺼짐)",
   "p4.satText": "{n}줄 중 {k}줄",
   "p4.slope":
-    "소프트맥스 출력이 한 칸에 몰리면 왜 학습에 나쁠까요? 가중치 하나가 1 가까이, 나머지가 0 가까이 있으면 점수를 조금 바꿔도 가중치가 거의 움직이지 않습니다. 가중치가 자기 점수에 반응하는 정도는 w(1 − w)인데, 많아야 0.25이고 양 끝에서는 0에 가깝습니다. 학습은 바로 이런 작은 조정으로 이루어집니다. 아래 표는 엔진이 역전파로 잰 값입니다. 이 줄의 출력을 다른 단어 쪽으로 옮기라는 손실을 주고, 그 기울기 중 소프트맥스를 지나 점수까지(그래서 W_Q와 W_K까지) 전달되는 비율을 보여 줍니다. 스케일링이 없으면 벡터가 길어질수록 0으로 무너지고, √d_k로 나누면 쓸 만한 크기로 남습니다.",
+    "소프트맥스 출력이 한 칸에 몰리면 왜 학습에 나쁠까요? 가중치 하나가 1 가까이, 나머지가 0 가까이 있으면 점수를 조금 바꿔도 가중치가 거의 움직이지 않습니다. 가중치가 자기 점수에 반응하는 정도는 w(1 − w)인데, 많아야 0.25이고 양 끝에서는 0에 가깝습니다. 학습은 바로 이런 작은 조정으로 이루어집니다. 아래 표는 엔진이 역전파로 잰 값입니다. 이 줄의 출력을 다른 단어 쪽으로 옮기라는 손실을 주고, 그 기울기 중 소프트맥스를 지나 점수까지(그래서 W_Q와 W_K까지) 전달되는 비율을 보여 줍니다. 스케일링이 없으면 벡터가 길어질수록 0으로 무너지고, √d_k로 나누면 훨씬 천천히 줄어듭니다.",
   "p4.allTitle": "모든 줄",
   "p4.rowHeader": "쿼리 단어",
   "p4.heatLabel": "현재 배율과 스케일링 설정에서 모든 줄의 어텐션 가중치",
@@ -995,7 +994,6 @@ const ko = {
   "p8.gEnc": "인코더 {k}",
   "p8.gDec": "디코더 {k}",
   "p8.gradsText": "잔차 연결이 있으면 디코더 아래층 기울기 중 가장 작은 것이 {on}이고, 없으면 {off}입니다. 그 층들은 거의 배우지 못합니다.",
-  "p8.trainLink": "직접 학습시켜 보기: 잔차 연결을 끈 4층 모델을 놀이터에서",
   "p8.tokHeader": "단어",
   "p8.acrossTitle": "Norm은 모든 단어를 같은 눈금 위에 올린다",
   "p8.across": "이 층의 첫 번째 Norm에서 단어 벡터마다 평균과 분산을 계산했습니다. 들어가는 합, 표준화한 합, 그리고 γ와 β를 적용한 엔진의 출력입니다. 들어갈 때 분산은 {blo}에서 {bhi}까지 퍼져 있고, 표준화하면 모든 단어가 평균 0, 분산 1이 되며, γ와 β(모든 단어에 같은 학습된 값)를 적용한 뒤에는 {lo}에서 {hi} 사이가 됩니다.",
