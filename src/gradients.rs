@@ -14,6 +14,7 @@
 //! [`Gradients::tensors`] names each parameter's gradient as the model file names the
 //! parameter, in its layout, so a training loop (or PyTorch) can read them side by side.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
