@@ -56,7 +56,11 @@ for (const f of ENGINE) cpSync(join(PKG, f), join(DIST, "pkg", f));
 // browser otherwise fetches the ~40 modules of the lab one level of imports at a time. The
 // bundles sit in js/, where the modules that resolve URLs from import.meta.url live.
 const ESBUILD = { bundle: true, format: "esm", minify: true, target: "es2022", logLevel: "warning" }; // also the single file's
-const BUNDLES = { "index.html": ["js/main.js", "js/lab.bundle.js"], "lesson.html": ["js/lesson/main.js", "js/lesson.bundle.js"] };
+const BUNDLES = {
+  "index.html": ["js/main.js", "js/lab.bundle.js"],
+  "lesson.html": ["js/lesson/main.js", "js/lesson.bundle.js"],
+  "train.html": ["js/train/main.js", "js/train.bundle.js"],
+};
 for (const [page, [entry, out]] of Object.entries(BUNDLES)) {
   await build({ ...ESBUILD, entryPoints: [join(DIST, entry)], outfile: join(DIST, out) });
   const html = readFileSync(join(DIST, page), "utf8");
@@ -106,7 +110,7 @@ function stylesheets(file) {
   return [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
 }
 // the Korean font (css/fonts.css) travels inside the CSS as a data: URL
-const css = [...new Set([...stylesheets("index.html"), ...stylesheets("lesson.html")])]
+const css = [...new Set([...stylesheets("index.html"), ...stylesheets("lesson.html"), ...stylesheets("train.html")])]
   .map((href) => readFileSync(join(WWW, href), "utf8"))
   .join("\n")
   .replace(/url\(\.\.\/fonts\/([\w.-]+\.woff2)\)/g, (_, f) => `url(data:font/woff2;base64,${readFileSync(join(WWW, "fonts", f)).toString("base64")})`);
@@ -114,10 +118,14 @@ const css = [...new Set([...stylesheets("index.html"), ...stylesheets("lesson.ht
 const bundle = await build({
   stdin: {
     contents: `
-      const page = new URLSearchParams(location.search).get("page") === "lesson" ? "lesson" : "lab";
+      const asked = new URLSearchParams(location.search).get("page");
+      const page = asked === "lesson" || asked === "train" ? asked : "lab";
       document.body.append(document.getElementById("page-" + page).content.cloneNode(true));
       document.documentElement.dataset.page = page;
-      if (page === "lesson") import("./www/js/lesson/main.js"); else import("./www/js/main.js");
+      if (page === "train") document.body.classList.add("train-page");
+      if (page === "lesson") import("./www/js/lesson/main.js");
+      else if (page === "train") import("./www/js/train/main.js");
+      else import("./www/js/main.js");
     `,
     resolveDir: ROOT,
     sourcefile: "single-file-entry.js",
@@ -151,6 +159,7 @@ ${css}
 <body>
 <template id="page-lab">${body("index.html")}</template>
 <template id="page-lesson">${body("lesson.html")}</template>
+<template id="page-train">${body("train.html")}</template>
 <script type="module">${script}</script>
 </body>
 </html>
@@ -174,6 +183,7 @@ const pageCode = (page) => {
 console.log(`build-dist: dist/ ${files.length} files, service worker ${version}`);
 console.log(`  lab: HTML, CSS, JS bundle and glue:   ${weigh(pageCode("index.html"))}`);
 console.log(`  lesson: HTML, CSS, JS bundle and glue: ${weigh(pageCode("lesson.html"))}`);
+console.log(`  playground: HTML, CSS, JS bundle, glue: ${weigh(pageCode("train.html"))}`);
 console.log(`  engine pkg/attnscope_bg.wasm:         ${weigh(["pkg/attnscope_bg.wasm"])}`);
 console.log(`  or pkg/attnscope_relaxed_bg.wasm:     ${weigh(["pkg/attnscope_relaxed_bg.wasm"])} (where relaxed SIMD runs)`);
 console.log(`  or pkg/attnscope_subword_bg.wasm:     ${weigh(["pkg/attnscope_subword_bg.wasm"])} (for an opened model with a subword tokenizer)`);

@@ -35,7 +35,7 @@ export function koreanChars(root = ROOT) {
     const o = c.codePointAt(0) - 0xac00;
     if (o >= 0 && o < 11172 && o % 28 === 0) for (const f of glued) chars.add(String.fromCodePoint(0xac00 + o + FINALS.indexOf(f) + 1));
   }
-  for (const dir of ["www", "www/js", "www/js/lesson", "www/js/panels", "www/examples"]) {
+  for (const dir of ["www", "www/js", "www/js/lesson", "www/js/panels", "www/js/train", "www/examples"]) {
     for (const f of readdirSync(join(root, dir))) if (/\.(js|html)$/.test(f)) add(readFileSync(join(root, dir, f), "utf8"));
   }
   return chars;

@@ -173,14 +173,15 @@ impl Trainer {
         crate::format::write(&self.setup.config_json()?, &self.params)
     }
 
-    /// The next example of the run's stream.
-    pub fn example(&mut self) -> Example {
-        self.setup.task.example(&mut self.rng)
+    /// An example of a stream of its own, seeded by `seed` (the training stream is left as it
+    /// is, so showing an example never changes the run).
+    pub fn sample(&self, seed: u64) -> Example {
+        self.setup.task.example(&mut oorandom::Rand32::new(seed))
     }
 
     /// One step: a batch of fresh examples, their mean loss's gradient, one update.
     pub fn step(&mut self) -> Result<StepReport> {
-        let batch: Vec<Example> = (0..self.setup.batch).map(|_| self.example()).collect();
+        let batch: Vec<Example> = (0..self.setup.batch).map(|_| self.setup.task.example(&mut self.rng)).collect();
         let opts = &self.setup.opts;
         let mut sum: Vec<Vec<f32>> = self.params.iter().map(|t| alloc::vec![0.0; t.data.len()]).collect();
         let (mut loss, mut right, mut labelled, mut rows, mut saturated) = (0.0f32, 0usize, 0usize, 0usize, 0usize);

@@ -1261,7 +1261,7 @@ pub fn sinusoidal_table(n: usize, d: usize) -> Result<JsValue, JsError> {
 /// What a training run is made from (every field optional; the defaults are the
 /// playground's: reverse, length 8, 8 symbols, 1 layer, 2 heads, d_model 32, Adam at 3e-3,
 /// batch 16, seed 1, scaling, residuals and LayerNorms on).
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(default, rename_all = "camelCase")]
 struct SetupIn {
     task: String,
@@ -1272,7 +1272,8 @@ struct SetupIn {
     d_model: usize,
     /// `adam` or `sgd`.
     optimizer: String,
-    lr: f32,
+    /// f64 here (f32 in the optimiser) so that 3e-3 reaches JavaScript as 0.003
+    lr: f64,
     batch: usize,
     seed: u32,
     scale: bool,
@@ -1326,7 +1327,7 @@ struct LayerGradNorm {
 /// const reports = t.train(10);          // ten steps: [{step, loss, accuracy, gradNorms, saturated}]
 /// t.evaluate(64, 99);                   // held-out teacher-forced token accuracy
 /// const lab = new Lab(t.file());        // the model as it is now, in the lab's panels
-/// const { src, tgt } = t.example();     // an example of the task, as ids
+/// const { source, target } = t.example(7); // an example of the task (its own stream, seed 7)
 /// ```
 #[wasm_bindgen]
 pub struct Trainer {
@@ -1346,8 +1347,8 @@ impl Trainer {
         };
         let task = crate::tasks::Task::parse(&s.task).map_err(err)?;
         let optimizer = match s.optimizer.as_str() {
-            "adam" => Optimizer::Adam { lr: s.lr },
-            "sgd" => Optimizer::Sgd { lr: s.lr },
+            "adam" => Optimizer::Adam { lr: s.lr as f32 },
+            "sgd" => Optimizer::Sgd { lr: s.lr as f32 },
             other => return Err(JsError::new(&alloc::format!("unknown optimizer {other:?}: choose adam or sgd"))),
         };
         let setup = Setup {
@@ -1401,16 +1402,24 @@ impl Trainer {
         self.inner.file().map_err(err)
     }
 
-    /// The next example of the training stream: `{src, tgt, labels}` ids.
-    pub fn example(&mut self) -> Result<JsValue, JsError> {
-        let ex = self.inner.example();
+    /// An example of the task from a stream seeded by `seed`, apart from the training stream
+    /// (showing one never changes the run): `{src, tgt, labels}` ids and `source`, `target`
+    /// (the source's and the expected output's tokens, space-separated).
+    pub fn example(&self, seed: u32) -> Result<JsValue, JsError> {
+        let ex = self.inner.sample(seed as u64);
+        let vocab = self.inner.setup.task.vocab();
+        let words = |ids: &mut dyn Iterator<Item = usize>| ids.map(|i| vocab[i].as_str()).collect::<Vec<_>>().join(" ");
+        let source = words(&mut ex.src.iter().map(|&i| i as usize));
+        let target = words(&mut ex.tgt.iter().skip(1).map(|&i| i as usize));
         #[derive(Serialize)]
         struct Out {
             src: Vec<u32>,
             tgt: Vec<u32>,
             labels: Vec<i64>,
+            source: String,
+            target: String,
         }
-        to_js(&Out { src: ex.src, tgt: ex.tgt, labels: ex.labels })
+        to_js(&Out { src: ex.src, tgt: ex.tgt, labels: ex.labels, source, target })
     }
 
     /// Steps taken so far.
@@ -1418,6 +1427,13 @@ impl Trainer {
     pub fn step(&self) -> usize {
         self.inner.step
     }
+}
+
+/// The setup a `new Trainer({})` gets: every field of `SetupIn` at its default (the
+/// playground's controls start from these).
+#[wasm_bindgen(js_name = trainingDefaults)]
+pub fn training_defaults() -> Result<JsValue, JsError> {
+    to_js(&SetupIn::default())
 }
 
 /// The toy tasks' names, in the order the playground lists them.

@@ -103,7 +103,7 @@ fn the_trained_file_opens_with_the_same_numbers() {
         t.step().unwrap();
     }
     let opened = attnscope::Model::from_safetensors(&t.file().unwrap()).unwrap();
-    let ex = t.example();
+    let ex = t.sample(7);
     let opts = RunOptions::default();
     assert_eq!(opened.logits(&ex.src, &ex.tgt, &opts).unwrap(), t.model().logits(&ex.src, &ex.tgt, &opts).unwrap());
 }

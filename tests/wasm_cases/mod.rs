@@ -728,3 +728,51 @@ fn a_gpt2_lab_runs_the_decoder_alone_and_continues_a_text() {
     let out = lab.run(None).unwrap();
     assert_eq!(Array::from(&get(&out, "decoder_tokens")).length(), 3 + 4 - 1);
 }
+
+/// The playground's trainer from JavaScript: a seeded run gives the same loss curve each time
+/// and the library's; showing an example leaves the run alone; the file opens in a Lab.
+#[wasm_bindgen_test]
+fn a_seeded_training_run_repeats_and_matches_the_library() {
+    use attnscope::wasm::Trainer;
+    let setup = || {
+        let o = js_sys::Object::new();
+        for (k, v) in [("task", JsValue::from("reverse")), ("length", 6.into()), ("seed", 3.into())] {
+            Reflect::set(&o, &k.into(), &v).unwrap();
+        }
+        JsValue::from(o)
+    };
+    let losses = |reports: &JsValue| -> Vec<f64> { Array::from(reports).iter().map(|r| num(&r, "loss")).collect() };
+    let mut a = Trainer::new(setup()).unwrap();
+    let mut b = Trainer::new(setup()).unwrap();
+    let first = losses(&a.train(6).unwrap());
+    b.example(9).unwrap(); // an example drawn between steps
+    let second = losses(&b.train(3).unwrap());
+    let second: Vec<f64> = second.into_iter().chain(losses(&b.train(3).unwrap())).collect();
+    assert_eq!(first, second, "the same seed, in chunks, with an example shown between");
+    assert!(first[5] < first[0], "the loss falls: {first:?}");
+
+    let spec = attnscope::tasks::TaskSpec::new(attnscope::tasks::Task::Reverse, 6, 8).unwrap();
+    let mut lib = attnscope::training::Trainer::new(attnscope::training::Setup {
+        task: spec,
+        layers: 1,
+        heads: 2,
+        d_model: 32,
+        optimizer: attnscope::training::Optimizer::Adam { lr: 3e-3 },
+        batch: 16,
+        seed: 3,
+        opts: attnscope::RunOptions::default(),
+    })
+    .unwrap();
+    let want: Vec<f64> = (0..6).map(|_| lib.step().unwrap().loss as f64).collect();
+    assert_eq!(first, want, "the library's run");
+
+    let ex = a.example(9).unwrap();
+    let source = get(&ex, "source").as_string().unwrap();
+    let target = get(&ex, "target").as_string().unwrap();
+    let rev: Vec<&str> = source.split(' ').rev().collect();
+    assert_eq!(target, rev.join(" "), "the reverse task's target is its source backwards");
+    let mut opened = Lab::new(&a.file().unwrap()).unwrap();
+    opened.set_source(&source).unwrap();
+    assert!(opened.translate().is_ok());
+    assert!(Trainer::new(JsValue::from_str("not a setup")).is_err());
+}

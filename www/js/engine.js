@@ -206,6 +206,8 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  * @property {boolean} [causalEncoder]
  * @property {boolean} [positional]
  * @property {string[]} [knockOut]   "e1h2", "s2h1", "c2h3"; [] = every head on
+ * @property {boolean} [residual]    the training switches (the playground's models): residual
+ * @property {boolean} [layerNorm]   connections and LayerNorm on (default) or off
  */
 
 /**
@@ -376,6 +378,33 @@ export class Engine {
       }
     }
     this.broken = false;
+  }
+
+  /**
+   * The same model with other weights, on this instance (the training playground's refresh,
+   * several times a second: a new instance each time would pile up module copies): a new Lab
+   * from `bytes`, set up as the old one was (options, W_Q/W_K edits, sentence). A file that is
+   * not a model throws, and the old Lab stays.
+   * @param {Uint8Array} bytes
+   */
+  reweigh(bytes) {
+    const lab = this.callModule((m) => new m.Lab(bytes));
+    const file = readModelFile(bytes);
+    this.lab?.free();
+    this.lab = lab;
+    this.bytes.model = bytes;
+    this.file = file;
+    this.frameMatrix = frameMatrixMaker(this, lab);
+    this.info = lab.info();
+    this.cache.clear();
+    this.guarded(() => {
+      lab.setOptions(this.options);
+      for (const [k, values] of this.edits) {
+        const [stack, layer, head, m] = k.split("/");
+        lab.setBlock(stack, Number(layer), Number(head), m, values);
+      }
+      if (this.source !== null) lab.setSource(this.source);
+    });
   }
 
   /** After a panic: a new instance with the same options, edits and sentence. */
@@ -583,6 +612,8 @@ export class Engine {
       causalEncoder: o.causalEncoder ?? false,
       positional: o.positional ?? true,
       knockOut: o.knockOut ?? [], // every field set: a figure's knock-outs never reach the next one
+      residual: o.residual ?? true,
+      layerNorm: o.layerNorm ?? true,
     };
   }
 

@@ -975,6 +975,15 @@ export function lessonT(key, params) {
   return lookup("lesson", current, key, params);
 }
 
+/**
+ * The `t` of namespace `name` (a page's own strings, added with addStrings), in the current language.
+ * @param {string} name
+ * @returns {(key: string, params?: Record<string, any>) => string}
+ */
+export function namespaceT(name) {
+  return (key, params) => lookup(name, current, key, params);
+}
+
 /** Fill `data-i18n` (text) and `data-i18n-aria-label` attributes under `root`. */
 export function applyI18n(root) {
   for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);

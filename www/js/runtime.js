@@ -151,18 +151,18 @@ export function isPanic(e) {
 }
 
 /**
- * A link to one of the site's pages ("lab" or "lesson") with query parameters, and with
+ * A link to one of the site's pages ("lab", "lesson" or "train") with query parameters, and with
  * `fragment` parameters after `#` (the lab's state: state.js). On a server that is
- * `index.html?...#...` / `lesson.html?...`; in the single-file build both pages live in one
+ * `index.html?...#...` / `lesson.html?...` / `train.html?...`; in the single-file build the pages live in one
  * document, chosen by `?page=`.
- * @param {"lab" | "lesson"} page
+ * @param {"lab" | "lesson" | "train"} page
  * @param {URLSearchParams | Record<string, string> | null} [params]
  * @param {string | URLSearchParams | null} [fragment]
  * @returns {string}
  */
 export function pageHref(page, params = new URLSearchParams(), fragment = null) {
   const q = new URLSearchParams(params ?? undefined);
-  let file = page === "lesson" ? "lesson.html" : "index.html";
+  let file = page === "lesson" ? "lesson.html" : page === "train" ? "train.html" : "index.html";
   if (globalThis.ATTNSCOPE_INLINE) {
     file = "";
     q.set("page", page);

@@ -292,6 +292,19 @@ export class Session {
     return this.start(engine);
   }
 
+  /**
+   * The model shown, with new weights of the same shape (the training playground, as it
+   * learns): the selection, sentence, options and edits stay; everything re-renders.
+   * @param {Uint8Array} bytes
+   */
+  async reweigh(bytes) {
+    if (!(await this.ensureEngine())) return false;
+    if (!this.guard(() => (this.engine.reweigh(bytes), true))) return false;
+    this.info = this.engine.info;
+    await this.retranslate({ keepStep: true });
+    return !!this.cur;
+  }
+
   /** The name of the model shown: the opened file's, "" for the demo model. */
   get modelName() {
     return this.engine?.name ?? "";

@@ -5,7 +5,8 @@
 // except the standardised sum (s - mean) / sqrt(var + eps), LayerNorm's first step, which this
 // page computes from the engine's sum to show what the learned gamma and beta then change.
 
-import { lessonT as t } from "../i18n.js";
+import { lessonT as t, getLang } from "../i18n.js";
+import { pageHref } from "../runtime.js";
 import * as state from "../state.js";
 import { h, fmt, row, formula, tryThis, paintMatrix, numberTable, details, message, newId, HeatTable, scrollBox } from "./ui.js";
 import { labels, sentenceBox, defaultWord, translateWithNotes, positionSelect, panelOf, controls, needsModel, figures, figureText, figureFormula } from "./shared.js";
@@ -222,6 +223,7 @@ export function panel8(ctx) {
     h("p", { text: t("p8.grads") }),
     grads.root,
     gradsText,
+    h("p", {}, [h("a", { href: pageHref("train", { layers: "4", residual: "0", steps: "150", ...(state.has("lang") ? { lang: getLang() } : {}) }), "data-test": "p8-train-link", text: t("p8.trainLink") })]),
   );
   ctx.ready(() => {
     render();
