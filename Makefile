@@ -6,7 +6,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: minilm minilm-slice tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare fuzz clean
+.PHONY: minilm minilm-slice tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare bench-train fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -62,6 +62,12 @@ bench:
 bench-page: dist
 	scripts/setup.sh browser
 	node tests/e2e/bench-drag.mjs
+
+# The training playground's steps per second and time to solve "reverse", in headless Chromium
+# (BENCH_RUNS, BENCH_QUERY: see the script).
+bench-train: dist
+	scripts/setup.sh browser
+	node tests/e2e/bench-train.mjs
 
 # attnscope vs onnxruntime-web in one headless Chromium (not part of `make test`): the demo model,
 # then MiniLM (its ONNX: transformers' BertModel given the weights of www/models/minilm-l6.safetensors,

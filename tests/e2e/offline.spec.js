@@ -88,6 +88,10 @@ test("the built site works under the strict CSP with every other origin blocked"
     await page.screenshot({ path: testInfo.outputPath("dist-lab.png"), fullPage: true });
     await page.goto(`${origin}/lesson.html`);
     await lessonWorks(page);
+    // the playground trains in its worker under the same policy
+    await page.goto(`${origin}/train.html?steps=30`);
+    await expect(page.locator('[data-test="run-status"]')).toHaveAttribute("data-step", "30", { timeout: 30_000 });
+    await expect(page.locator('[data-test="speed"]')).toContainText("background worker");
     expect(w.errors, "console errors (a CSP violation is one)").toEqual([]);
     expect(w.foreign, "requests to another origin").toEqual([]);
   } finally {
@@ -109,6 +113,11 @@ test("the single file works from disk: lab and lesson, nothing fetched", async (
   await page.screenshot({ path: testInfo.outputPath("single-file-lesson.png"), fullPage: true });
   const lab = page.getByRole("link", { name: /lab/i }).first();
   expect(await lab.getAttribute("href")).toMatch(/^\?.*page=lab/);
+  // the playground too: no worker script to start from a file, so it trains on the page's thread
+  await page.goto(`${url}?page=train&steps=30`);
+  await expect(page.locator('[data-test="run-status"]')).toHaveAttribute("data-step", "30", { timeout: 30_000 });
+  await expect(page.locator('[data-test="speed"]')).toContainText("on the page's own thread");
+  await page.screenshot({ path: testInfo.outputPath("single-file-train.png"), fullPage: true });
   expect(w.errors).toEqual([]);
   expect(w.foreign, "the single file fetches nothing").toEqual([]);
 });
@@ -181,10 +190,12 @@ test("a model kept for offline use (Keep for offline use) opens with the server 
     await page.getByRole("radio", { name: "Tiny GPT (trained here, next word)" }).check();
     await expect(status).toContainText("Showing Tiny GPT", { timeout: 30_000 });
     await expect(page.locator('[data-test="prediction"] .bar-row').first()).toBeVisible();
-    // MiniLM was never kept: offline, it says so, and the model shown stays
-    await page.getByRole("radio", { name: "MiniLM (pretrained, any English)" }).check();
+    // MiniLM was never kept: offline, it says so, and the model shown stays (its radio button
+    // goes back to Tiny GPT at once: a click, not check(), which would wait for it to stay on)
+    await page.getByRole("radio", { name: "MiniLM (pretrained, any English)" }).click();
     await expect(status).toContainText("MiniLM (pretrained, any English) could not be downloaded");
     await expect(page.locator('[data-test="prediction"] .bar-row').first()).toBeVisible();
+    await expect(page.getByRole("radio", { name: "Tiny GPT (trained here, next word)" })).toBeChecked();
   } finally {
     if (!stopped) await stop(proc);
   }

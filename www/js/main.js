@@ -242,6 +242,8 @@ function applyLanguage(lang) {
   for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".lang-btn"))) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
   const lesson = /** @type {HTMLAnchorElement | null} */ (document.getElementById("lesson-link"));
   if (lesson) lesson.href = pageHref("lesson", { lang });
+  const train = /** @type {HTMLAnchorElement | null} */ (document.getElementById("train-link"));
+  if (train) train.href = pageHref("train", { lang });
 }
 
 function wire() {
