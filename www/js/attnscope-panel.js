@@ -8,7 +8,8 @@
 //   controls  comma-separated: sentence, stack, layer, head, show, mask, encmask, scale, pe,
 //             heads, tables, export                                  (default: per panel)
 //   sentence, lang (en|ko), stack (encoder|decoder_self|decoder_cross), layer, head, query,
-//   show (weights|scores|logits), step, heads, mask, encmask, scale, pe, tables (0|1),
+//   show (weights|scores|logits|value|rollout|saliency), step, heads, mask, encmask, scale,
+//   pe, tables (0|1),
 //   qk (W_Q/W_K edits, as in the lab's URL: see edits.js)
 // Changing an attribute updates the panel. Each element has its own engine and state (they
 // share the compiled module and the model file) and renders in its own shadow DOM with the

@@ -11,7 +11,9 @@
 // Texts that depend on the switches (elements with `data-follow`: the hints with d_k, the
 // formula's /√d_k and +M, the decoder self-attention's name and what it does, the "peeking"
 // note, the lead's sentence on what the colours are, the note under a head selector that rollout
-// disables) are set here too, so a label never contradicts the state.
+// and gradient × input disable) are set here too, so a label never contradicts the state.
+// Gradient × input is offered only where a map's rows are outputs (state.saliencySide): elsewhere
+// its option is disabled and says why.
 
 import * as S from "./state.js";
 import * as C from "./core.js";
@@ -114,10 +116,10 @@ export const controlsPanel = {
       });
     }
 
-    /** Fill a selector with `items` ([value, text]) unless it already holds them. */
+    /** Fill a selector with `items` ([value, text, why?]: `why`, a disabled option's reason, its title) unless it already holds them. */
     const fill = (sel, items, value) => {
-      const same = sel.options.length === items.length && items.every(([v, text], i) => sel.options[i].value === String(v) && sel.options[i].textContent === text);
-      if (!same) sel.replaceChildren(...items.map(([v, text]) => el("option", "", { value: v }, text)));
+      const same = sel.options.length === items.length && items.every(([v, text, why], i) => sel.options[i].value === String(v) && sel.options[i].textContent === text && sel.options[i].title === (why ?? ""));
+      if (!same) sel.replaceChildren(...items.map(([v, text, why]) => el("option", "", why ? { value: v, disabled: "", title: why } : { value: v }, text)));
       sel.value = String(value);
     };
     /** @param {string} name */
@@ -147,10 +149,13 @@ export const controlsPanel = {
         for (const e of follow("formula-scale")) e.classList.toggle("off", !s.scale);
         const masked = s.stack === "decoder_self" ? s.causalDecoder : s.stack === "encoder" ? s.causalEncoder : false;
         for (const e of follow("formula-mask")) e.hidden = !masked;
-        for (const sel of all("show")) fill(sel, S.SHOWS.map((x) => [x, t(`show.${x}`)]), s.show);
+        // gradient × input only where the map's rows are outputs; elsewhere its option says why not
+        const sal = S.saliencySide(info, opts.stack || s.stack);
+        const showItem = (x) => (x === "saliency" && !sal.side ? [x, `${t("show.saliency")} (${t(`show.saliency.no.${sal.reason}`)})`, t(`show.saliency.why.${sal.reason}`)] : [x, t(`show.${x}`)]);
+        for (const sel of all("show")) fill(sel, S.SHOWS.map(showItem), s.show);
         // beyond the weights, the formula of what the map shows
         for (const e of follow("formula-show")) {
-          e.hidden = s.show !== "value" && s.show !== "rollout";
+          e.hidden = s.show !== "value" && s.show !== "rollout" && s.show !== "saliency";
           if (!e.hidden) setText(e, t(`formula.${s.show}`));
         }
         if (!info) return;
@@ -158,19 +163,28 @@ export const controlsPanel = {
         const stack = opts.stack || s.stack;
         const count = (n) => Array.from({ length: n }, (_, i) => [i, String(i + 1)]);
         const layers = C.layersOf(info, stack);
-        for (const sel of all("layer")) fill(sel, count(layers), Math.min(s.layer, layers - 1));
-        // rollout averages the heads: its map has no head, and the selector says why it is off
-        const noHead = s.show === "rollout";
+        // rollout averages the heads: its map has no head, and the selector says why it is off;
+        // gradient × input is of the whole model: no layer either
+        const noHead = s.show === "rollout" || s.show === "saliency";
+        const noLayer = s.show === "saliency";
         const note = follow("head-note")[0];
         if (note) {
           note.hidden = !noHead;
-          if (noHead) setText(note, t("attn.headRollout"));
+          if (noHead) setText(note, t(noLayer ? "attn.headSaliency" : "attn.headRollout"));
+        }
+        /** @param {HTMLSelectElement} sel @param {boolean} off */
+        const describe = (sel, off) => {
+          sel.disabled = off;
+          if (off && note?.id) sel.setAttribute("aria-describedby", note.id);
+          else sel.removeAttribute("aria-describedby");
+        };
+        for (const sel of all("layer")) {
+          fill(sel, count(layers), Math.min(s.layer, layers - 1));
+          describe(sel, noLayer);
         }
         for (const sel of all("head")) {
           fill(sel, count(heads), s.head);
-          sel.disabled = noHead;
-          if (noHead && note?.id) sel.setAttribute("aria-describedby", note.id);
-          else sel.removeAttribute("aria-describedby");
+          describe(sel, noHead);
         }
         const choice = (n) => [n, t("opt.heads.option", { h: n, dk: info.dModel / n }) + (n === info.nhead ? ` ${t("opt.heads.trained")}` : "")];
         for (const sel of all("heads")) fill(sel, info.headChoices.map(choice), heads);

@@ -46,10 +46,12 @@ import { fmt, row } from "./dom.js";
  * @property {string[]} cols
  * @property {number | null} selectedRow
  * @property {string} label
- * @property {string} show        "weights", "scores" or "logits"
+ * @property {string} show        "weights", "scores", "logits" or "saliency" (signed, in `weights`)
  * @property {string | null} [valueName]
  * @property {boolean} [diagonal]  draw the dashed diagonal (a causal mask's edge)
  * @property {string} [title]
+ * @property {string} [rowHeader]  the table's corner cell (default: "query \ key")
+ * @property {string[]} [outputs]  gradient × input: each row's output token (the one explained)
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -326,10 +328,11 @@ export function setIdentity(engine, { stack, layer, head }, info, heads) {
 
 /**
  * Beyond the weights, computed by the engine when asked (never on a frame that does not show
- * them): "value", each row's contributions ||w_ij v_j W_O^(h)|| as shares of the row (Kobayashi
- * et al. 2020, "Attention is Not Only a Weight"); "rollout", the attention of all layers up to
- * this one with the residual path, 0.5 A + 0.5 I per layer, heads averaged (Abnar & Zuidema
- * 2020; the decoder's path through cross-attention: src/analysis.rs). Null for the other views.
+ * them; gradient × input is saliencyData's): "value", each row's contributions
+ * ||w_ij v_j W_O^(h)|| as shares of the row (Kobayashi et al. 2020, "Attention is Not Only a
+ * Weight"); "rollout", the attention of all layers up to this one with the residual path,
+ * 0.5 A + 0.5 I per layer, heads averaged (Abnar & Zuidema 2020; the decoder's path through
+ * cross-attention: src/analysis.rs). Null for the other views.
  * @param {Engine | null} engine @param {State} state @param {Trace} trace
  * @returns {Matrix | null}
  */
@@ -350,15 +353,81 @@ const beyondMemo = new WeakMap(); // run trace -> computed maps
 
 const BEYOND = new Set(["weights", "value", "rollout"]); // coloured on the weights' scale, 0 to 1
 
+/** Views whose map is of the whole model, not of the head (or layer) selected. */
+const NO_HEAD = new Set(["rollout", "saliency"]);
+
+/** A saliency computation shorter than this (ms) is redone on a drag's frames too; a longer one waits for the drag's end. */
+const CHEAP_MS = 8;
+/** @type {WeakMap<Engine, {answer: import("./engine.js").Saliency, ms: number}>} */
+const lastSaliency = new WeakMap(); // the engine's last gradient × input, and what it cost
+/** @type {WeakMap<Trace, import("./engine.js").Saliency>} */
+const saliencyMemo = new WeakMap(); // run trace -> its gradient × input
+
 /**
- * The main heatmap's data (Heatmap.setData). `engine` for the value-weighted and rollout views.
- * @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine]
+ * Gradient × input of the run (Lab.saliency, Shrikumar et al. 2016) over the map's columns, one
+ * engine call per run however many maps show it. It takes one backward pass per output row: on
+ * the frames of a W_Q/W_K drag (`live`) a slow one is not redone, the last answer of the same
+ * shape is shown (`held`), and the run after the drag computes it again. Null when the stack's
+ * map has no gradient × input (state.saliencySide).
+ * @param {Engine} engine @param {Run} cur @param {State} state @param {ModelInfo | null} info
+ * @param {number} nrows @param {number} ncols @param {boolean} live
+ * @returns {{matrix: Matrix, tokens: string[], held: boolean} | null}
+ */
+function saliencyData(engine, cur, state, info, nrows, ncols, live) {
+  const { side } = S.saliencySide(info, state.stack);
+  if (!side) return null;
+  const pick = (/** @type {import("./engine.js").Saliency} */ a) => {
+    const m = a[side];
+    return m && m.rows === nrows && m.cols === ncols ? m : null;
+  };
+  let answer = saliencyMemo.get(cur.trace);
+  let held = false;
+  if (!answer) {
+    const last = lastSaliency.get(engine);
+    if (live && last && last.ms >= CHEAP_MS && pick(last.answer)) {
+      answer = last.answer;
+      held = true;
+    } else {
+      const t0 = performance.now();
+      answer = engine.saliency();
+      lastSaliency.set(engine, { answer, ms: performance.now() - t0 });
+      saliencyMemo.set(cur.trace, answer);
+    }
+  }
+  const matrix = pick(answer);
+  if (!matrix) throw new Error(`gradient × input has no ${nrows} × ${ncols} map of the ${side} for this run`);
+  return { matrix, tokens: answer.tokens, held };
+}
+
+/**
+ * The main heatmap's data (Heatmap.setData). `engine` for the value-weighted, rollout and
+ * gradient × input views; `live`: a frame of a W_Q/W_K drag (saliencyData).
+ * @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine] @param {boolean} [live]
  * @returns {HeatmapData}
  */
-export function heatmapData(cur, state, t, engine = null) {
+export function heatmapData(cur, state, t, engine = null, live = false) {
   const { stack, layer, head } = state;
   const h = attentionOf(cur.trace, stack, layer).heads[head];
   const { rows, cols } = tokensOf(cur, stack);
+  if (state.show === "saliency" && engine) {
+    const sal = saliencyData(engine, cur, state, engine.info, rows.length, cols.length, live);
+    if (sal) {
+      return {
+        weights: sal.matrix,
+        scores: null,
+        logits: null,
+        rows,
+        cols,
+        selectedRow: queryRow(state, rows.length),
+        label: t("label.saliency", { stack: t(`stackName.${stack}`) }),
+        show: "saliency",
+        valueName: t("cell.saliency"),
+        rowHeader: t("table.saliency"),
+        outputs: sal.tokens,
+        diagonal: false,
+      };
+    }
+  }
   const other = beyondWeights(engine, state, cur.trace);
   const vars = { stack: t(`stackName.${stack}`), layer: layer + 1, head: head + 1 };
   return {
@@ -369,7 +438,7 @@ export function heatmapData(cur, state, t, engine = null) {
     cols,
     selectedRow: queryRow(state, rows.length),
     label: other ? t(`label.${state.show}`, vars) : heatmapLabel(t, stack, layer, head),
-    show: other ? "weights" : state.show,
+    show: other ? "weights" : state.show === "saliency" ? "weights" : state.show,
     valueName: other ? t(`cell.${state.show}`) : null,
     // the diagonal (each word with itself) marks the edge of a causal mask, only where one is on
     diagonal: stack !== "decoder_cross" && state.show !== "rollout" && hasMasked(h.logits),
@@ -387,17 +456,18 @@ function hasMasked(logits) {
  * @param {State} state @param {string} label @param {Translate} t
  */
 export function heatmapTitle(state, label, t) {
-  const title = BEYOND.has(state.show) ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
-  const off = state.show !== "rollout" && knockedOut(state, state.stack, state.layer, state.head);
+  const title = BEYOND.has(state.show) || state.show === "saliency" ? label : `${label} · ${t("attn.coloured", { what: t(`show.${state.show}`) })}`;
+  const off = !NO_HEAD.has(state.show) && knockedOut(state, state.stack, state.layer, state.head);
   return off ? `${title} ${t("attn.headOff")}` : title;
 }
 
 /**
  * The all-heads grid's data (HeadGrid.setData): `layers[l][h]` the weights of head h of layer l.
  * The head shown above is `selected`; in the rollout view no head is (its map combines every
- * head of the layers up to the selected one: `within`, their count, else null).
+ * head of the layers up to the selected one: `within`, their count, else null), nor in the
+ * gradient × input view (`whole`: its map is of the whole model).
  * @param {Run} cur @param {State} state @param {ModelInfo} info
- * @returns {{layers: Matrix[][], selected: {layer: number, head: number} | null, within: number | null, off: boolean[][]}}
+ * @returns {{layers: Matrix[][], selected: {layer: number, head: number} | null, within: number | null, whole: boolean, off: boolean[][]}}
  */
 export function gridData(cur, state, info) {
   const L = layersOf(info, state.stack);
@@ -405,7 +475,8 @@ export function gridData(cur, state, info) {
   for (let l = 0; l < L; l++) layers.push(attentionOf(cur.trace, state.stack, l).heads.map((x) => x.weights));
   const off = layers.map((row, l) => row.map((_, h) => knockedOut(state, state.stack, l, h)));
   const rollout = state.show === "rollout";
-  return { layers, selected: rollout ? null : { layer: state.layer, head: state.head }, within: rollout ? Math.min(state.layer, L - 1) + 1 : null, off };
+  const whole = state.show === "saliency";
+  return { layers, selected: rollout || whole ? null : { layer: state.layer, head: state.head }, within: rollout ? Math.min(state.layer, L - 1) + 1 : null, whole, off };
 }
 
 /**
@@ -425,16 +496,37 @@ export function peakText(weights, t, show = "weights") {
   return t(show === "value" || show === "rollout" ? `attn.peak.${show}` : "attn.peak", { p: fmt(sum / W.rows, 2) });
 }
 
-/** The legend under the heatmap: `{kind: "seq"|"div", text}`. @param {Run} cur @param {State} state @param {Translate} t @returns {{kind: "seq" | "div", text: string}} */
-export function legendOf(cur, state, t) {
+/**
+ * The line under a gradient × input map: how it differs from the weights, and its formula for
+ * the selected row, whose output token it names (`d`: heatmapData's answer for that view).
+ * @param {HeatmapData} d @param {Translate} t
+ */
+export function saliencyNote(d, t) {
+  const r = d.selectedRow ?? d.rows.length - 1;
+  return t("attn.saliency.note", { row: d.rows[r], token: d.outputs?.[r] ?? "?" });
+}
+
+/**
+ * The legend under the heatmap: `{kind: "seq"|"div", text}`. `d`, the map's data
+ * (heatmapData), gives gradient × input's range.
+ * @param {Run} cur @param {State} state @param {Translate} t @param {HeatmapData} [d]
+ * @returns {{kind: "seq" | "div", text: string}}
+ */
+export function legendOf(cur, state, t, d) {
+  if (d?.show === "saliency") {
+    let r = 0;
+    for (const v of d.weights.data) if (Number.isFinite(v)) r = Math.max(r, Math.abs(v));
+    return { kind: "div", text: t("legend.saliency", { r: fmt(r, 3) }) };
+  }
+  const show = state.show === "saliency" ? "weights" : state.show; // (a map without it shows the weights)
   const h = attentionOf(cur.trace, state.stack, state.layer).heads[state.head];
   // the hatching and the dashed diagonal are explained only on a map that has them
-  const masked = state.show !== "rollout" && hasMasked(h.logits) ? ` ${t(state.stack === "decoder_cross" ? "legend.maskedCells" : "legend.masked")}` : "";
-  if (BEYOND.has(state.show)) return { kind: "seq", text: t(`legend.${state.show}`) + masked };
-  const m = state.show === "scores" ? h.scores : h.logits;
+  const masked = show !== "rollout" && hasMasked(h.logits) ? ` ${t(state.stack === "decoder_cross" ? "legend.maskedCells" : "legend.masked")}` : "";
+  if (BEYOND.has(show)) return { kind: "seq", text: t(`legend.${show}`) + masked };
+  const m = show === "scores" ? h.scores : h.logits;
   let r = 0;
   for (const v of m.data) if (Number.isFinite(v)) r = Math.max(r, Math.abs(v));
-  return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${state.show}`) }) + masked };
+  return { kind: "div", text: t("legend.scores", { r: fmt(r, 2), what: t(`show.${show}`) }) + masked };
 }
 
 /**
@@ -630,8 +722,28 @@ export function pairData(pair, state, info, t) {
   };
 }
 
-/** The current map of the main heatmap, for export (export.js). @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine] */
+/**
+ * One map for export (export.js): layer and head 0-based. A gradient × input map is `signed`
+ * (diverging colours) and of no layer or head: `show: "saliency"` and its rows' `outputs` go along.
+ * @typedef {object} ExportMap
+ * @property {StackName} stack
+ * @property {number} layer
+ * @property {number} head
+ * @property {string[]} rows
+ * @property {string[]} cols
+ * @property {Matrix} weights
+ * @property {string} label
+ * @property {string} [sentence]
+ * @property {string} [link]
+ * @property {"saliency"} [show]
+ * @property {boolean} [signed]
+ * @property {string[]} [outputs]
+ */
+
+/** The current map of the main heatmap, for export. @param {Run} cur @param {State} state @param {Translate} t @param {Engine | null} [engine] @returns {ExportMap} */
 export function exportMap(cur, state, t, engine = null) {
   const d = heatmapData(cur, state, t, engine);
-  return { stack: state.stack, layer: state.layer, head: state.head, rows: d.rows, cols: d.cols, weights: d.weights, label: d.label, sentence: state.sentence };
+  /** @type {ExportMap} */
+  const map = { stack: state.stack, layer: state.layer, head: state.head, rows: d.rows, cols: d.cols, weights: d.weights, label: d.label, sentence: state.sentence };
+  return d.show === "saliency" ? { ...map, show: "saliency", signed: true, outputs: d.outputs } : map;
 }

@@ -176,6 +176,17 @@ export function fmt(v, digits = 3) {
 }
 
 /**
+ * A signed value in a map cell's few characters: "−.12", "1.3", "−24"; "" when it rounds to 0
+ * (the cell stays quiet; tables and tooltips have every digit). @param {number} v
+ */
+export function fmtCell(v) {
+  const a = Math.abs(v);
+  const s = a >= 10 ? a.toFixed(0) : a >= 1 ? a.toFixed(1) : a.toFixed(2).replace(/^0/, "");
+  if (Number(s) === 0) return "";
+  return v < 0 ? `−${s}` : s;
+}
+
+/**
  * A whole count with its thousands grouped by commas (7,797), as both English and Korean write
  * it. Not `toLocaleString`: its first call loads the browser's locale data, 30 - 190 ms on a
  * fresh page in headless Chromium.

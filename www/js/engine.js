@@ -219,6 +219,14 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
 
 /** Lab.rollout's answer: one cumulative map per layer. @typedef {{encoder: Matrix[], decoder_self: Matrix[], cross: Matrix[]}} Rollout */
 
+/**
+ * Lab.saliency's answer, gradient × input of the current run: one row per output position (the
+ * decoder's T, an encoder-only model's S). `source[r][s]` = (d log p(tokens[r]) / d e_s) · e_s
+ * over the source tokens (a model with an encoder), `target` the same over the decoder's input
+ * tokens (a model with a decoder); `tokens[r]`, row r's most probable output token.
+ * @typedef {{source?: Matrix, target?: Matrix, tokens: string[]}} Saliency
+ */
+
 export class EngineBroken extends Error {
   constructor() {
     super("the engine stopped after an internal error; it restarts on your next change");
@@ -594,6 +602,16 @@ export class Engine {
   /** Attention rollout per stack and layer: {encoder, decoder_self, cross} (Abnar & Zuidema 2020). @returns {Rollout} */
   rollout() {
     return this.call((l) => l.rollout());
+  }
+
+  /**
+   * Gradient × input of the current run (Shrikumar et al. 2016): how much each input token's
+   * embedding moves the log-probability of each output row's most probable token, through the
+   * whole model. One backward pass per output row: call when shown, and keep the answer.
+   * @returns {Saliency}
+   */
+  saliency() {
+    return this.call((l) => l.saliency());
   }
 
   /** Whether the page has edited this block. @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m */

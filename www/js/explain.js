@@ -57,13 +57,14 @@ function topOf(h, i, n) {
 /**
  * The pronoun hint for the encoder view, or null. Returns `{text, select}`: `select` is the
  * state patch that shows the head it describes (null when it is already on screen). None in
- * the rollout view: the hint speaks of one head's weights, and that map mixes every head.
+ * the rollout and gradient × input views: the hint speaks of one head's weights, and those maps
+ * mix every head.
  * First choice: a head (any encoder layer) where a pronoun looks mostly at a word it could refer
  * to, the strongest such. Failing that, on the head shown, the word a pronoun looks at most,
  * described as what it is: not a referent.
  */
 export function pronounHint(cur, state, t) {
-  if (!cur || state.stack !== "encoder" || state.show === "rollout") return null;
+  if (!cur || state.stack !== "encoder" || state.show === "rollout" || state.show === "saliency") return null;
   const toks = cur.src.tokens;
   const n = toks.length;
   const layers = cur.trace.encoder.layers;

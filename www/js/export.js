@@ -2,19 +2,29 @@
 // labels and a legend), CSV and JSON (the weights). Used by the lab and the embeddable panels.
 //
 // The map is `{stack, layer, head, rows: [query tokens], cols: [key tokens], weights: Mat,
-// label, sentence?, link?}` (layer and head 0-based, as in the page state). Numbers are written
-// as the shortest decimals that read back as the same float32, so nothing is lost.
+// label, sentence?, link?}` (layer and head 0-based, as in the page state). A gradient × input
+// map (core.exportMap) has `show: "saliency"`, `signed: true` and its rows' `outputs`: its
+// values are signed, drawn on a diverging scale, and it belongs to no layer or head. Numbers are
+// written as the shortest decimals that read back as the same float32, so nothing is lost.
 
-import { seqColor, seqDark, INK } from "./colors.js";
-import { FONT } from "./dom.js";
+import { seqColor, seqDark, divColor, divDark, INK } from "./colors.js";
+import { FONT, fmtCell } from "./dom.js";
 import { ASSET, assetBytes } from "./runtime.js";
 import { f32String } from "./edits.js";
 
 const STACK_FILE = { encoder: "encoder", decoder_self: "decoder-self", decoder_cross: "cross" };
 
-/** "attnscope-cross-l2-h1.csv" */
+/** "attnscope-cross-l2-h1.csv"; a gradient × input map, of the whole model: "attnscope-cross-saliency.csv" */
 export function exportName(map, ext) {
-  return `attnscope-${STACK_FILE[map.stack] || "attention"}-l${map.layer + 1}-h${map.head + 1}.${ext}`;
+  const which = map.show === "saliency" ? "saliency" : `l${map.layer + 1}-h${map.head + 1}`;
+  return `attnscope-${STACK_FILE[map.stack] || "attention"}-${which}.${ext}`;
+}
+
+/** The largest magnitude of a map's finite values (a signed map's colour scale), 1 when all are 0. */
+function maxAbs(W) {
+  let r = 0;
+  for (const v of W.data) if (Number.isFinite(v)) r = Math.max(r, Math.abs(v));
+  return r || 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -53,6 +63,13 @@ export function toJSON(map) {
     const row = [];
     for (let c = 0; c < W.cols; c++) row.push(Number(f32String(W.data[r * W.cols + c])));
     weights.push(row);
+  }
+  if (map.show === "saliency") {
+    // (d log p(outputs[r]) / d e_s) · e_s: the whole model's, no layer or head
+    const out = { stack: map.stack, show: "saliency", query_tokens: map.rows, key_tokens: map.cols, output_tokens: map.outputs, saliency: weights };
+    if (map.sentence !== undefined) out.sentence = map.sentence;
+    if (map.link !== undefined) out.link = map.link;
+    return `${JSON.stringify(out, null, 1)}\n`;
   }
   const out = {
     stack: map.stack,
@@ -97,6 +114,10 @@ export function toSVG(map, text = {}) {
   const W = map.weights;
   const m = W.rows;
   const n = W.cols;
+  // a signed map (gradient × input): diverging, -range olive .. 0 white .. +range purple
+  const range = map.signed ? maxAbs(W) : 1;
+  const colour = map.signed ? (v) => divColor(v, range) : seqColor;
+  const dark = map.signed ? (v) => divDark(v, range) : seqDark;
   const cell = 30;
   const pad = 12;
   const titleH = 26;
@@ -136,7 +157,7 @@ export function toSVG(map, text = {}) {
     for (let c = 0; c < n; c++) {
       const v = W.data[r * n + c];
       const tip = `${map.rows[r]} → ${map.cols[c]}: ${f32String(v)}`;
-      out.push(`<rect x="${x0 + c * cell}" y="${y0 + r * cell}" width="${cell}" height="${cell}" fill="${seqColor(v)}"><title>${xmlText(tip)}</title></rect>`);
+      out.push(`<rect x="${x0 + c * cell}" y="${y0 + r * cell}" width="${cell}" height="${cell}" fill="${colour(v)}"><title>${xmlText(tip)}</title></rect>`);
     }
   }
   out.push("</g>");
@@ -144,19 +165,22 @@ export function toSVG(map, text = {}) {
   for (let r = 0; r < m; r++) {
     for (let c = 0; c < n; c++) {
       const v = W.data[r * n + c];
-      if (v < 0.005) continue;
-      const s = v.toFixed(2).replace(/^0/, "");
-      out.push(`<text x="${x0 + c * cell + cell / 2}" y="${y0 + r * cell + cell / 2 + 3.5}" fill="${seqDark(v) ? "#ffffff" : INK}">${s}</text>`);
+      const s = map.signed ? fmtCell(v) : v < 0.005 ? "" : v.toFixed(2).replace(/^0/, "");
+      if (!s) continue;
+      out.push(`<text x="${x0 + c * cell + cell / 2}" y="${y0 + r * cell + cell / 2 + 3.5}" fill="${dark(v) ? "#ffffff" : INK}">${s}</text>`);
     }
   }
   out.push("</g>");
-  // legend: the colour ramp from 0 to 1
+  // legend: the colour ramp from 0 to 1 (a signed map's from -range to +range)
   const stops = [];
-  for (let i = 0; i <= 8; i++) stops.push(`<stop offset="${i / 8}" stop-color="${seqColor(i / 8)}"/>`);
+  for (let i = 0; i <= 8; i++) stops.push(`<stop offset="${i / 8}" stop-color="${map.signed ? divColor((i / 8) * 2 - 1, 1) : seqColor(i / 8)}"/>`);
   out.push(`<defs><linearGradient id="attnscope-ramp">${stops.join("")}</linearGradient></defs>`);
   out.push(`<rect x="${pad}" y="${legendY}" width="160" height="12" fill="url(#attnscope-ramp)" stroke="#9a9aa5"/>`);
-  out.push(`<text x="${pad}" y="${legendY + 26}" fill="#575766">${xmlText(text.low ?? "0")}</text>`);
-  out.push(`<text x="${pad + 160}" y="${legendY + 26}" fill="#575766" text-anchor="end">${xmlText(text.high ?? "1")}</text>`);
+  const low = map.signed ? `−${f32String(range)}` : "0";
+  const high = map.signed ? `+${f32String(range)}` : "1";
+  out.push(`<text x="${pad}" y="${legendY + 26}" fill="#575766">${xmlText(text.low ?? low)}</text>`);
+  if (map.signed) out.push(`<text x="${pad + 80}" y="${legendY + 26}" fill="#575766" text-anchor="middle">0</text>`);
+  out.push(`<text x="${pad + 160}" y="${legendY + 26}" fill="#575766" text-anchor="end">${xmlText(text.high ?? high)}</text>`);
   out.push(`<text x="${pad + 172}" y="${legendY + 10}" fill="#575766">${xmlText(text.legend ?? "attention weight")}</text>`);
   out.push("</svg>");
   return `${out.join("\n")}\n`;

@@ -4,10 +4,11 @@
 // Both take data plus a container and draw on canvas; neither knows about the engine.
 // Data: `weights` (rows = queries, cols = keys, each row sums to 1), optionally `scores`
 // (raw Q K^T) and `logits` (scaled and masked, -Infinity where masked), as Mats
-// `{rows, cols, data: Float32Array}`.
+// `{rows, cols, data: Float32Array}`. With `show: "saliency"`, `weights` holds signed values
+// (gradient × input), drawn on the diverging scale of their largest magnitude.
 
 import { ROLE, ROLE_TEXT, GRID, MASKED, BACKGROUND, INK, seqRGBA, divRGBA, seqDark, divDark } from "./colors.js";
-import { el, fillTableLater, fmt, fmtExact, sizeCanvas, fitText, setAttr, paintGate, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
+import { el, fillTableLater, fmt, fmtExact, fmtCell, sizeCanvas, fitText, setAttr, paintGate, paintCells, FONT, FONT_SMALL, FONT_BOLD, watchWidth, tableBox } from "./dom.js";
 import { t as defaultT } from "./i18n.js";
 
 let hatch = null;
@@ -201,7 +202,8 @@ export class Heatmap {
     const { rowLabelW: x0, colLabelH: y0, cell, n, m } = L;
     const show = d.show || "weights";
     const W = d.weights.data;
-    const S = show === "scores" && d.scores ? d.scores : show === "logits" && d.logits ? d.logits : null;
+    const signed = show === "saliency";
+    const S = show === "scores" && d.scores ? d.scores : show === "logits" && d.logits ? d.logits : signed ? d.weights : null;
     const range = S ? maxAbsFinite(S) : 1;
     const logits = d.logits ? d.logits.data : null;
     if (S) paintCells(g, S, x0, y0, n * cell, m * cell, (v, px, o) => divRGBA(Number.isFinite(v) ? v : 0, range, px, o));
@@ -261,7 +263,8 @@ export class Heatmap {
           if (!S && v < 0.005) continue; // keep empty cells quiet
           const dark = S ? divDark(v, range) : seqDark(v);
           g.fillStyle = dark ? "#ffffff" : INK;
-          const txt = S ? (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1)) : v.toFixed(2).replace(/^0/, "");
+          const txt = signed ? fmtCell(v) : S ? (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1)) : v.toFixed(2).replace(/^0/, "");
+          if (!txt) continue;
           g.fillText(txt, x0 + c * cell + cell / 2, y0 + r * cell + cell / 2);
         }
       }
@@ -339,6 +342,7 @@ export class Heatmap {
     const d = this.data;
     const i = cell.r * d.weights.cols + cell.c;
     const parts = [`${d.rows[cell.r]} → ${d.cols[cell.c]}`];
+    if (d.outputs) parts.push(this.t("cell.output", { token: d.outputs[cell.r] }));
     if (d.scores) parts.push(`${this.t("cell.raw")} ${fmt(d.scores.data[i])}`);
     if (d.logits) {
       const l = d.logits.data[i];

@@ -11,7 +11,7 @@
 export const SEED_SENTENCE = "Emma hates games, but she's a great friend";
 
 /** @typedef {"encoder" | "decoder_self" | "decoder_cross"} StackName  one attention of the model */
-/** @typedef {"weights" | "scores" | "logits" | "value" | "rollout"} ShowName  what the main map colours by */
+/** @typedef {"weights" | "scores" | "logits" | "value" | "rollout" | "saliency"} ShowName  what the main map colours by */
 
 /**
  * The UI state of the lab and of an embed: one property per entry of `FIELDS` (same defaults).
@@ -52,9 +52,10 @@ export const STACKS = ["encoder", "decoder_self", "decoder_cross"];
 
 /** What the main heatmap colours by: the weights, raw scores q·k, scaled/masked scores, the
  * value-weighted contributions ||w_ij v_j W_O|| per row (Kobayashi et al. 2020), attention
- * rollout through the layers (Abnar & Zuidema 2020).
+ * rollout through the layers (Abnar & Zuidema 2020), gradient × input of the whole model
+ * (Shrikumar et al. 2016; only where a map's rows are outputs: see saliencySide).
  * @type {ShowName[]} */
-export const SHOWS = ["weights", "scores", "logits", "value", "rollout"];
+export const SHOWS = ["weights", "scores", "logits", "value", "rollout", "saliency"];
 
 /** Knocked-out heads in the URL: "e1h2,s2h1,c2h3" (the site's letter, layer, head: 1-based; see parseHead). */
 export const HEAD_NAME = /^([a-z])([1-9]\d?)h([1-9]\d?)$/;
@@ -242,6 +243,24 @@ export function fromAttributes(get) {
 }
 
 /**
+ * Which side of the engine's gradient × input (Lab.saliency: `source` over the source tokens,
+ * `target` over the decoder's input tokens) a stack's map shows, or why it has none: the map's
+ * rows must be the model's outputs. Cross-attention (rows: output positions, columns: source
+ * words) shows `source`, decoder self-attention `target`, an encoder-only model's encoder (its
+ * rows are its masked-LM outputs) `source`. An encoder-decoder's encoder rows are not outputs
+ * ("encoder"); a model without an output head has nothing to explain ("output").
+ * @param {import("./engine.js").ModelInfo | null} info @param {StackName} stack
+ * @returns {{side: "source" | "target" | null, reason: "" | "encoder" | "output"}}
+ */
+export function saliencySide(info, stack) {
+  if (info && info.output === "none") return { side: null, reason: "output" };
+  if (stack === "decoder_cross") return { side: "source", reason: "" };
+  if (stack === "decoder_self") return { side: "target", reason: "" };
+  if (info && info.architecture === "encoder_only") return { side: "source", reason: "" };
+  return { side: null, reason: "encoder" };
+}
+
+/**
  * Clamp indices to the current model and run (e.g. after the head count or sentence changed).
  * @param {State} state
  * @param {import("./engine.js").ModelInfo} info
@@ -266,6 +285,8 @@ export function clampToModel(state, info) {
     .join(",");
   s.layer = Math.max(0, Math.min(s.layer, layersOf(s.stack) - 1));
   s.head = Math.min(s.head, heads - 1);
+  // gradient × input where the map's rows are not outputs (a translator's encoder): the weights
+  if (s.show === "saliency" && !saliencySide(info, s.stack).side) s.show = "weights";
   return s;
 }
 

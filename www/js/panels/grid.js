@@ -5,7 +5,8 @@
 // The toggles are of the stack shown, and say so; the count below names every head that is off,
 // those of the other stacks too. In the rollout view the map above is no single head's: no head
 // is pressed, the heads it combines are framed, a note says so, and a click opens that head's
-// own weights.
+// own weights. The gradient × input view is of the whole model: no head is pressed or framed, a
+// note says so, and a click opens that head's weights.
 
 import * as C from "../core.js";
 import { HeadGrid } from "../heatmap.js";
@@ -20,7 +21,7 @@ export const gridPanel = {
   mount(container, session) {
     const t = session.t;
     // in the rollout view a head has no map of its own: a click shows its weights
-    const onSelect = (layer, head) => session.select(session.state.show === "rollout" ? { layer, head, show: "weights" } : { layer, head });
+    const onSelect = (layer, head) => session.select(session.state.show === "rollout" || session.state.show === "saliency" ? { layer, head, show: "weights" } : { layer, head });
     const rolloutNote = el("p", "hint grid-rollout", { "data-test": "grid-rollout" });
     rolloutNote.hidden = true;
     container.append(rolloutNote);
@@ -82,8 +83,9 @@ export const gridPanel = {
         const d = C.gridData(session.cur, session.state, session.info);
         grid.setData(d, live);
         if (live) return;
-        rolloutNote.hidden = d.within === null;
+        rolloutNote.hidden = d.within === null && !d.whole;
         if (d.within !== null) setText(rolloutNote, t(d.within === 1 ? "grid.rolloutOne" : "grid.rollout", { layer: d.within }));
+        else if (d.whole) setText(rolloutNote, t("grid.saliency"));
         renderToggles();
       },
     };

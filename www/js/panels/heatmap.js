@@ -48,6 +48,7 @@ export const heatmapPanel = {
         session.syncDecoder();
         const m = { ...C.exportMap(session.cur, session.state, t, session.engine), link: opts.exportLink(session.state) };
         const png = { canvas: map.canvas, legendCanvas: legend, title: title?.textContent || m.label, legendText: legendText.textContent };
+        if (m.signed) return saveMap(format, m, { png, corner: t("table.saliency"), legend: t("export.legendSaliency") });
         return saveMap(format, m, { png, corner: t("table.queryKey"), legend: t("export.legend") });
       });
     }
@@ -77,14 +78,17 @@ export const heatmapPanel = {
       legend,
       render(live) {
         const { cur, state } = session;
-        const d = C.heatmapData(cur, state, t, session.engine);
+        const d = C.heatmapData(cur, state, t, session.engine, live);
         if (title) setText(title, C.heatmapTitle(state, d.label, t));
         map.setData(d, live);
-        if (!opts.mini) setLiveText(stats, C.peakText(d.weights, t, state.show), live);
+        // gradient × input: what it is beside the weights, and its formula for the row selected
+        if (!opts.mini) setLiveText(stats, d.show === "saliency" ? C.saliencyNote(d, t) : C.peakText(d.weights, t, state.show), live);
         if (live) return;
-        setText(axis.children[0], t("attn.rows"));
-        setText(axis.children[1], t("attn.cols"));
-        const l = C.legendOf(cur, state, t);
+        // gradient × input's rows are outputs and its columns inputs, not queries and keys
+        const axes = d.show === "saliency" ? ".saliency" : "";
+        setText(axis.children[0], t(`attn.rows${axes}`));
+        setText(axis.children[1], t(`attn.cols${axes}`));
+        const l = C.legendOf(cur, state, t, d);
         paintLegend(legend, l.kind, 160, 12);
         legendText.textContent = l.text;
         row?.retext(t);
