@@ -111,3 +111,49 @@ fn gradients_match_pytorch_autograd() {
     }
     eprintln!("{} gradient fixtures; largest difference {worst:.2e} of a tensor's scale", names.len());
 }
+
+/// Gradient x input (`analysis::saliency`, the lab's "colour by" choice) against autograd: the
+/// fixtures' loss is the mean of `-log p(label_r)` over the `n` labelled rows, so summed over
+/// the rows, the saliency `(d log p_r / d e_s) . e_s` with the fixture's labels must equal
+/// `-n (dL/de_s) . e_s`, PyTorch's embedding gradient (`dembedding.*`) dotted with the engine's
+/// embeddings. Within 1e-4 of the scale on every fixture.
+#[test]
+fn gradient_x_input_agrees_with_autograd() {
+    let mut names: Vec<String> = std::fs::read_dir(grads_dir())
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".safetensors").map(String::from))
+        .collect();
+    names.sort();
+    let mut checked = 0;
+    for name in &names {
+        let fx = Expected { bytes: std::fs::read(grads_dir().join(format!("{name}.safetensors"))).unwrap() };
+        let (_, meta) = safetensors::SafeTensors::read_metadata(&fx.bytes).unwrap();
+        let model_file = meta.metadata().as_ref().unwrap()["model"].clone();
+        let bytes =
+            std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(&model_file)).unwrap();
+        let model = Model::from_safetensors(&bytes).unwrap();
+        let opts = fx.options();
+        let ids = |side: &str| if fx.has(side) { fx.ids(side) } else { vec![] };
+        let (src, tgt) = (ids("src_ids"), ids("tgt_ids"));
+        let labels: Vec<i64> = fx.tensor("labels").data.iter().map(|&v| v as i64).collect();
+        let n = labels.iter().filter(|&&l| l >= 0).count() as f32;
+        let sal = attnscope::analysis::saliency(&model, &src, &tgt, &labels, &opts).unwrap();
+        let trace = model.forward(&src, &tgt, &opts).unwrap();
+        let sides = [
+            ("src", sal.source.as_ref(), trace.encoder.as_ref().map(|e| &e.embed.embedding)),
+            ("tgt", sal.target.as_ref(), trace.decoder.as_ref().map(|d| &d.embed.embedding)),
+        ];
+        for (side, got, embedding) in sides {
+            let (Some(got), Some(e)) = (got, embedding) else { continue };
+            let g = fx.tensor(&format!("dembedding.{side}")); // (S, d) row-major
+            let d = e.ncols();
+            let want: Vec<f32> =
+                (0..e.nrows()).map(|s| -n * (0..d).map(|k| g.data[s * d + k] * e[(s, k)]).sum::<f32>()).collect();
+            let summed: Vec<f32> = (0..got.ncols()).map(|s| got.column(s).sum()).collect();
+            close(&format!("{name}: saliency over the {side} summed over rows"), &summed, &want);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} saliency maps checked");
+}
