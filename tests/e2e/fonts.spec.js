@@ -44,6 +44,26 @@ test("Korean text is drawn with the site's font: a map's Korean labels have its 
   }
 });
 
+test("Korean words on English pages are drawn with glyphs, not the boxes of a font without Hangul", async ({ page }) => {
+  // the language switch's 한국어 on each page: its width as laid out equals the width of the
+  // same text in the element's own font list as a canvas resolves it (Hangul from a Korean font)
+  for (const url of ["/", "/lesson.html", "/train.html"]) {
+    await page.goto(url);
+    const b = page.locator('.lang-btn[lang="ko"]');
+    await expect(b).toHaveText("한국어");
+    await page.evaluate(() => document.fonts.ready);
+    const w = await b.evaluate((e) => {
+      const r = document.createRange();
+      r.selectNodeContents(e);
+      const style = getComputedStyle(e);
+      const g = document.createElement("canvas").getContext("2d");
+      g.font = `${style.fontSize} ${style.fontFamily}`;
+      return { laidOut: r.getBoundingClientRect().width, drawn: g.measureText(e.textContent).width };
+    });
+    expect(Math.abs(w.laidOut - w.drawn), `${url}: ${JSON.stringify(w)}`).toBeLessThan(1);
+  }
+});
+
 test("an SVG download with Korean labels carries the Korean font", async ({ page }) => {
   await openApp(page, "#stack=decoder_cross&layer=2&head=1");
   await expect(page.getByRole("table", { name: heatmapName("decoder_cross", 2, 1), exact: true })).toHaveCount(1);

@@ -606,9 +606,11 @@ function renderOutput() {
   const out = session.cur?.tr?.text ?? "";
   const target = run.example?.target ?? null;
   ui.expected.hidden = target === null;
-  if (target !== null) setText(ui.expected, trainT("view.expected", { target }));
+  // the labels in the page's font, the symbols in monospace (it has no Korean)
+  if (target !== null) ui.expected.replaceChildren(`${trainT("view.expected")} `, el("code", "", {}, target));
   const right = target !== null && out.trim() === target.trim();
-  setText(ui.output, trainT("view.output", { output: out || "—" }) + (target !== null ? ` (${trainT(right ? "view.right" : "view.wrong")})` : ""));
+  ui.output.replaceChildren(`${trainT("view.output")} `, el("code", "", {}, out || "—"));
+  if (target !== null) ui.output.append(` (${trainT(right ? "view.right" : "view.wrong")})`);
   ui.output.dataset.right = String(right);
   renderSnapshots();
 }
