@@ -128,38 +128,66 @@ impl TaskSpec {
     pub fn example(&self, rng: &mut oorandom::Rand32) -> Example {
         let first = SPECIALS.len() as u32;
         let pick = |rng: &mut oorandom::Rand32, n: usize| rng.rand_range(0..n as u32);
-        let (src, target): (Vec<u32>, Vec<u32>) = match self.task {
+        let src: Vec<u32> = match self.task {
             Task::Coreference => {
                 let id = |word: &str| self.vocab().iter().position(|w| w == word).expect("a task word") as u32;
                 let (f, m) = (FEMALE[pick(rng, 4) as usize], MALE[pick(rng, 4) as usize]);
                 let (a, b) = if pick(rng, 2) == 0 { (f, m) } else { (m, f) };
                 let she = pick(rng, 2) == 0;
                 let verb = VERBS[pick(rng, 3) as usize];
-                let src = [a, verb, b, ".", if she { "she" } else { "he" }].iter().map(|w| id(w)).collect();
-                (src, alloc::vec![id(if she { f } else { m })])
+                [a, verb, b, ".", if she { "she" } else { "he" }].iter().map(|w| id(w)).collect()
             }
             _ => {
                 let mut src: Vec<u32> = (0..self.length).map(|_| first + pick(rng, self.symbols)).collect();
-                let target = match self.task {
-                    Task::Copy => src.clone(),
-                    Task::Reverse => src.iter().rev().copied().collect(),
-                    Task::Sort => {
-                        let mut s = src.clone();
-                        s.sort_unstable();
-                        s
-                    }
-                    Task::AfterMarker => {
-                        let at = pick(rng, self.length - 1) as usize; // the marker, never last
-                        src[at] = first + self.symbols as u32; // "#"
-                        alloc::vec![src[at + 1]]
-                    }
-                    Task::Coreference => unreachable!(),
-                };
-                (src, target)
+                if self.task == Task::AfterMarker {
+                    let at = pick(rng, self.length - 1) as usize; // the marker, never last
+                    src[at] = first + self.symbols as u32; // "#"
+                }
+                src
             }
         };
+        let target = self.answer(&src).expect("a generated source has an answer");
         let tgt = core::iter::once(BOS).chain(target.iter().copied()).collect();
         let labels = target.iter().map(|&t| t as i64).chain(core::iter::once(EOS as i64)).collect();
         Example { src, tgt, labels }
+    }
+
+    /// The right output for a source (ids of [`TaskSpec::vocab`]), the task's rule: the source
+    /// itself, backwards, sorted, the symbol after the one marker, or the one name that agrees
+    /// with the final pronoun. `None` when the rule has no answer for it (no marker or two, a
+    /// marker last; no pronoun at the end, or not exactly one name that agrees with it).
+    pub fn answer(&self, src: &[u32]) -> Option<Vec<u32>> {
+        let vocab = self.vocab();
+        match self.task {
+            Task::Copy => Some(src.to_vec()),
+            Task::Reverse => Some(src.iter().rev().copied().collect()),
+            Task::Sort => {
+                let mut s = src.to_vec();
+                s.sort_unstable();
+                Some(s)
+            }
+            Task::AfterMarker => {
+                let marker = (SPECIALS.len() + self.symbols) as u32; // "#"
+                let at: Vec<usize> = src.iter().enumerate().filter(|(_, &t)| t == marker).map(|(i, _)| i).collect();
+                match at[..] {
+                    [i] if i + 1 < src.len() => Some(alloc::vec![src[i + 1]]),
+                    _ => None,
+                }
+            }
+            Task::Coreference => {
+                let word = |t: &u32| vocab.get(*t as usize).map(String::as_str);
+                let names: &[&str] = match src.last().and_then(word) {
+                    Some("she") => &FEMALE,
+                    Some("he") => &MALE,
+                    _ => return None,
+                };
+                let agree: Vec<u32> =
+                    src.iter().copied().filter(|t| word(t).is_some_and(|w| names.contains(&w))).collect();
+                match agree[..] {
+                    [one] => Some(alloc::vec![one]),
+                    _ => None,
+                }
+            }
+        }
     }
 }

@@ -1422,6 +1422,19 @@ impl Trainer {
         to_js(&Out { src: ex.src, tgt: ex.tgt, labels: ex.labels, source, target })
     }
 
+    /// The task's right output for a typed source (its symbols separated by spaces) as text,
+    /// or `null` when the words are not the task's or its rule has no answer for them.
+    pub fn answer(&self, source: &str) -> Option<String> {
+        let task = &self.inner.setup.task;
+        let vocab = task.vocab();
+        let ids: Option<Vec<u32>> = source
+            .split_whitespace()
+            .map(|w| vocab.iter().position(|v| v.eq_ignore_ascii_case(w)).map(|i| i as u32))
+            .collect();
+        let out = task.answer(&ids?)?;
+        Some(out.iter().map(|&i| vocab[i as usize].as_str()).collect::<Vec<_>>().join(" "))
+    }
+
     /// Steps taken so far.
     #[wasm_bindgen(getter)]
     pub fn step(&self) -> usize {

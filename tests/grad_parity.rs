@@ -24,28 +24,51 @@ fn close(what: &str, got: &[f32], want: &[f32]) -> f32 {
     rel
 }
 
-#[test]
-fn gradients_match_pytorch_autograd() {
+/// One fixture: its name, the reference tensors, the model it was made with, the run.
+struct Case {
+    name: String,
+    fx: Expected,
+    model: Model,
+    opts: attnscope::RunOptions,
+    src: Vec<u32>,
+    tgt: Vec<u32>,
+    labels: Vec<i64>,
+}
+
+/// Every fixture of tests/fixtures/grads/, by name.
+fn cases() -> Vec<Case> {
     let mut names: Vec<String> = std::fs::read_dir(grads_dir())
         .unwrap()
         .filter_map(|e| e.unwrap().file_name().into_string().ok())
         .filter_map(|n| n.strip_suffix(".safetensors").map(String::from))
         .collect();
     names.sort();
-    assert!(names.len() >= 10, "only {} gradient fixtures", names.len());
+    names
+        .into_iter()
+        .map(|name| {
+            let fx = Expected { bytes: std::fs::read(grads_dir().join(format!("{name}.safetensors"))).unwrap() };
+            let (_, meta) = safetensors::SafeTensors::read_metadata(&fx.bytes).unwrap();
+            let model_file = meta.metadata().as_ref().unwrap()["model"].clone();
+            let bytes =
+                std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(&model_file))
+                    .unwrap();
+            let model = Model::from_safetensors(&bytes).unwrap();
+            let opts = fx.options();
+            let ids = |side: &str| if fx.has(side) { fx.ids(side) } else { vec![] };
+            let (src, tgt) = (ids("src_ids"), ids("tgt_ids"));
+            let labels: Vec<i64> = fx.tensor("labels").data.iter().map(|&v| v as i64).collect();
+            Case { name, fx, model, opts, src, tgt, labels }
+        })
+        .collect()
+}
+
+#[test]
+fn gradients_match_pytorch_autograd() {
+    let cases = cases();
+    assert!(cases.len() >= 10, "only {} gradient fixtures", cases.len());
     let mut worst = 0.0f32;
-    for name in &names {
-        let fx = Expected { bytes: std::fs::read(grads_dir().join(format!("{name}.safetensors"))).unwrap() };
-        let (_, meta) = safetensors::SafeTensors::read_metadata(&fx.bytes).unwrap();
-        let model_file = meta.metadata().as_ref().unwrap()["model"].clone();
-        let bytes =
-            std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(&model_file)).unwrap();
-        let model = Model::from_safetensors(&bytes).unwrap();
-        let opts = fx.options();
-        let ids = |side: &str| if fx.has(side) { fx.ids(side) } else { vec![] };
-        let (src, tgt) = (ids("src_ids"), ids("tgt_ids"));
-        let labels: Vec<i64> = fx.tensor("labels").data.iter().map(|&v| v as i64).collect();
-        let (_, grads) = model.gradients(&src, &tgt, &labels, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for Case { name, fx, model, opts, src, tgt, labels } in &cases {
+        let (_, grads) = model.gradients(src, tgt, labels, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
         worst = worst.max(close(&format!("{name}: loss"), &[grads.loss], &fx.tensor("loss").data));
 
         // every parameter, and nothing else
@@ -109,7 +132,7 @@ fn gradients_match_pytorch_autograd() {
             }
         }
     }
-    eprintln!("{} gradient fixtures; largest difference {worst:.2e} of a tensor's scale", names.len());
+    eprintln!("{} gradient fixtures; largest difference {worst:.2e} of a tensor's scale", cases.len());
 }
 
 /// Gradient x input (`analysis::saliency`, the lab's "colour by" choice) against autograd: the
@@ -119,27 +142,11 @@ fn gradients_match_pytorch_autograd() {
 /// embeddings. Within 1e-4 of the scale on every fixture.
 #[test]
 fn gradient_x_input_agrees_with_autograd() {
-    let mut names: Vec<String> = std::fs::read_dir(grads_dir())
-        .unwrap()
-        .filter_map(|e| e.unwrap().file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".safetensors").map(String::from))
-        .collect();
-    names.sort();
     let mut checked = 0;
-    for name in &names {
-        let fx = Expected { bytes: std::fs::read(grads_dir().join(format!("{name}.safetensors"))).unwrap() };
-        let (_, meta) = safetensors::SafeTensors::read_metadata(&fx.bytes).unwrap();
-        let model_file = meta.metadata().as_ref().unwrap()["model"].clone();
-        let bytes =
-            std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(&model_file)).unwrap();
-        let model = Model::from_safetensors(&bytes).unwrap();
-        let opts = fx.options();
-        let ids = |side: &str| if fx.has(side) { fx.ids(side) } else { vec![] };
-        let (src, tgt) = (ids("src_ids"), ids("tgt_ids"));
-        let labels: Vec<i64> = fx.tensor("labels").data.iter().map(|&v| v as i64).collect();
+    for Case { name, fx, model, opts, src, tgt, labels } in &cases() {
         let n = labels.iter().filter(|&&l| l >= 0).count() as f32;
-        let sal = attnscope::analysis::saliency(&model, &src, &tgt, &labels, &opts).unwrap();
-        let trace = model.forward(&src, &tgt, &opts).unwrap();
+        let sal = attnscope::analysis::saliency(model, src, tgt, labels, opts).unwrap();
+        let trace = model.forward(src, tgt, opts).unwrap();
         let sides = [
             ("src", sal.source.as_ref(), trace.encoder.as_ref().map(|e| &e.embed.embedding)),
             ("tgt", sal.target.as_ref(), trace.decoder.as_ref().map(|d| &d.embed.embedding)),

@@ -107,3 +107,31 @@ fn the_trained_file_opens_with_the_same_numbers() {
     let opts = RunOptions::default();
     assert_eq!(opened.logits(&ex.src, &ex.tgt, &opts).unwrap(), t.model().logits(&ex.src, &ex.tgt, &opts).unwrap());
 }
+
+/// Each task's rule answers a typed source as it labels its own examples, and says when it has
+/// no answer.
+#[test]
+fn the_task_rule_answers_typed_sources() {
+    let mut rng = oorandom::Rand32::new(11);
+    for task in Task::ALL {
+        let spec = TaskSpec::new(task, 6, 8).unwrap();
+        for _ in 0..50 {
+            let ex = spec.example(&mut rng);
+            let labels: Vec<u32> = ex.labels[..ex.labels.len() - 1].iter().map(|&l| l as u32).collect();
+            assert_eq!(spec.answer(&ex.src), Some(labels), "{task:?}");
+        }
+    }
+    let id = |spec: &TaskSpec, words: &str| -> Vec<u32> {
+        let v = spec.vocab();
+        words.split(' ').map(|w| v.iter().position(|x| x == w).unwrap() as u32).collect()
+    };
+    let marker = TaskSpec::new(Task::AfterMarker, 4, 8).unwrap();
+    assert_eq!(marker.answer(&id(&marker, "a # c d")), Some(id(&marker, "c")));
+    assert_eq!(marker.answer(&id(&marker, "a b c d")), None, "no marker");
+    assert_eq!(marker.answer(&id(&marker, "a # c #")), None, "two markers");
+    let coref = TaskSpec::new(Task::Coreference, 5, 8).unwrap();
+    assert_eq!(coref.answer(&id(&coref, "tom likes ann . she")), Some(id(&coref, "ann")));
+    assert_eq!(coref.answer(&id(&coref, "tom likes ann . he")), Some(id(&coref, "tom")));
+    assert_eq!(coref.answer(&id(&coref, "eve likes ann . she")), None, "two names agree");
+    assert_eq!(coref.answer(&id(&coref, "tom likes ann . ann")), None, "no pronoun");
+}

@@ -67,6 +67,7 @@ test("residual connections off: a 4-layer model learns measurably slower in the 
   test.setTimeout(120_000);
   // the lesson's panel 8 links to this run
   await page.goto("/lesson.html");
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 }); // its engine in, nothing left loading
   await expect(page.locator('[data-test="p8-train-link"]')).toHaveAttribute("href", "train.html?layers=4&residual=0&steps=150");
   const held = {};
   for (const residual of ["1", "0"]) {
@@ -117,6 +118,11 @@ test("Step trains one step; a snapshot shows the model as it was; every task tra
   await page.locator('[data-test="live"]').click();
   await expect(page.locator('[data-test="viewing"]')).toBeHidden();
   await expect(page.locator('[data-test="output"]')).toHaveText(before);
+  // a typed input gets the task's right output from the engine's rule, or none when it has none
+  await page.locator('[data-test="input"]').fill("b # e a");
+  await expect(page.locator('[data-test="expected"]')).toHaveText("Expected output: e");
+  await page.locator('[data-test="input"]').fill("b e a");
+  await expect(page.locator('[data-test="expected"]')).toBeHidden();
   for (const task of ["copy", "sort", "coref"]) {
     await page.locator("#ctl-task").selectOption(task);
     await expect(page.locator('[data-test="task-about"]')).not.toBeEmpty();

@@ -574,7 +574,11 @@ async function pickExample(seed, quiet) {
 
 /** The reader's input (or an example's): re-run the panels on it. @param {string} text @param {string | null} target */
 async function setInput(text, target) {
-  if (target === null) run.example = { source: text, target: expectedFor(text) };
+  if (target === null) {
+    // the task's rule (the engine's, src/tasks.rs) says what the right output is, if any
+    const { target: right } = await exclusive(() => host.call("answer", { source: text }));
+    run.example = { source: text, target: right };
+  }
   const known = new Set(session.info?.srcVocab ?? []);
   const unknown = text.toLowerCase().split(/\s+/).filter((w) => w && !known.has(w));
   ui.unknown.hidden = !unknown.length || !known.size;
@@ -584,21 +588,6 @@ async function setInput(text, target) {
   }
   await session.setSentence(text);
   renderOutput();
-}
-
-/**
- * The right output of a typed input, where the task's rule is a rearrangement of it (copy,
- * reverse, sort); null for the tasks whose answer needs the generator's rule (the example's
- * own target is shown for those).
- * @param {string} text
- */
-function expectedFor(text) {
-  const words = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const task = run.setup?.task;
-  if (task === "copy") return words.join(" ");
-  if (task === "reverse") return [...words].reverse().join(" ");
-  if (task === "sort") return [...words].sort().join(" ");
-  return null;
 }
 
 function renderOutput() {

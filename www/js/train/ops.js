@@ -9,6 +9,8 @@
 //   {op: "evaluate", n, seed}   -> {accuracy}              held-out, teacher-forced
 //   {op: "file"}                -> {bytes}                 the model as it is now (a model file)
 //   {op: "example", seed}       -> {example}               {source, target, ...} of its own stream
+//   {op: "answer", source}      -> {target}                the task's right output for a typed
+//                                                          source, null when it has none
 
 import { freshInstance, isPanic } from "../runtime.js";
 
@@ -54,5 +56,6 @@ function run(op, a) {
   if (op === "evaluate") return { accuracy: trainer.evaluate(a.n, a.seed) };
   if (op === "file") return { bytes: trainer.file() };
   if (op === "example") return { example: trainer.example(a.seed) };
+  if (op === "answer") return { target: trainer.answer(a.source) ?? null };
   throw new Error(`unknown message ${op}`);
 }
