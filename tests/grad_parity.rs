@@ -72,7 +72,7 @@ fn gradients_match_pytorch_autograd() {
         worst = worst.max(close(&format!("{name}: loss"), &[grads.loss], &fx.tensor("loss").data));
 
         // every parameter, and nothing else
-        let tensors = grads.tensors(&model);
+        let tensors = grads.tensors(model);
         let want_names: Vec<String> = {
             let st = safetensors::SafeTensors::deserialize(&fx.bytes).unwrap();
             let mut n: Vec<String> =
