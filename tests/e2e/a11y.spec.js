@@ -88,6 +88,20 @@ test.describe("on a phone", () => {
   });
 });
 
+test("axe: the training playground, at step 0 and trained, in English and Korean, at a phone's width too", async ({ page, watch }, testInfo) => {
+  for (const [lang, width] of [["en", 1280], ["ko", 1280], ["en", 390]]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/train.html?lang=${lang}`);
+    await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+    await expectNoViolations(page, testInfo, `train-${lang}-${width}-start`);
+    await page.goto(`/train.html?lang=${lang}&steps=60`);
+    await expect(page.locator('[data-test="run-status"]')).toHaveAttribute("data-step", "60", { timeout: 30_000 });
+    await page.locator(".train-view-controls").getByRole("checkbox").check(); // the maps as tables
+    await expectNoViolations(page, testInfo, `train-${lang}-${width}-trained`);
+  }
+  expectClean(watch);
+});
+
 test("axe: the course-notes example (a sandboxed iframe and two custom elements)", async ({ page }, testInfo) => {
   await page.goto("/examples/course-notes.html");
   await expect(page.frameLocator("iframe.panel-frame").locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
