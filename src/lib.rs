@@ -69,6 +69,8 @@ pub mod linear;
 pub mod model;
 pub mod norm;
 pub mod positional;
+#[cfg(feature = "reference")]
+pub mod reference;
 #[cfg(feature = "subword")]
 pub mod subword;
 pub mod tasks;

@@ -176,6 +176,11 @@ struct StepOut<'a> {
     cross: &'a [Mat],
     /// A generated `<unk>` copies a source word: `{source, weight, word}`, else `null`.
     copy: Option<CopyOut<'a>>,
+    /// Where `text` prints this step's token: UTF-16 offsets, `text.slice(start, end)`; `null`
+    /// for a token that prints nothing (`<eos>`). A glue token whose jamo composed with the
+    /// syllable before it (하 + ㄴ -> 한) covers that syllable too, so spans may overlap.
+    start: Option<usize>,
+    end: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -440,8 +445,8 @@ impl Lab {
     }
 
     /// Greedy translation of the current source with the current options and edits. Returns
-    /// `{text, tokens, decoder_tokens, finished, steps: [{token, top: [{token, prob}], cross,
-    /// copy}], trace}` (`trace.decoder.logits` and `.probs` made when first read, as in
+    /// `{text, tokens, decoder_tokens, finished, steps: [{token, prob, top: [{token, prob}], cross,
+    /// copy, start, end}], trace}` (`trace.decoder.logits` and `.probs` made when first read, as in
     /// [`Lab::run`]) and makes its decoder input the one [`Lab::run`] uses. A step that
     /// generated `<unk>` has `copy: {source, weight, word, start, end}` (the source token
     /// cross-attention copies; `text.slice(start, end)` is where `text` prints it in place of
@@ -763,6 +768,8 @@ fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String], span: Option<(
         top,
         cross: &s.cross,
         copy,
+        start: span.map(|(start, _)| start),
+        end: span.map(|(_, end)| end),
     }
 }
 

@@ -674,3 +674,34 @@ fn translate_runs_a_converted_marian_model() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim_end(), want.text(&model.tokenizer, &enc.tokens));
     assert_eq!(want.trace.decoder().unwrap().embed.ids[0], model.tokenizer.bos, "Marian starts from its <pad>");
 }
+
+#[test]
+fn confidence_prints_the_measured_threshold_and_both_halves() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let model = root.join("www/models/en-ko.safetensors");
+    let set = root.join("tests/data/everyday-en-ko.tsv");
+    let (model, set) = (model.to_str().unwrap(), set.to_str().unwrap());
+    let out = run(&["confidence", "--model", model, "--set", set]);
+    assert!(out.status.success(), "confidence: {}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    // the same figures as the library's measurement
+    let bytes = std::fs::read(model).unwrap();
+    let m = attnscope::Model::from_safetensors(&bytes).unwrap();
+    let sentences = attnscope::reference::parse(&std::fs::read_to_string(set).unwrap()).unwrap();
+    let (c, _) = attnscope::reference::measure_confidence(&m, &sentences).unwrap();
+    assert_eq!(json["unsure_below"], c.unsure_below.as_str());
+    let stored = attnscope::reference::description_field(&bytes, "unsure_below").unwrap();
+    assert_eq!(json["stored"], serde_json::to_value(&stored).unwrap());
+    for (half, f) in [("dev", &c.dev), ("heldout", &c.heldout)] {
+        let h = &json[half];
+        assert_eq!(h["wrong_flagged"], f.wrong_flagged as u64, "{half}");
+        assert_eq!(h["right_flagged"], f.right_flagged as u64, "{half}");
+        assert_eq!(h["right"].as_u64().unwrap() + h["wrong"].as_u64().unwrap(), h["sentences"].as_u64().unwrap());
+        let share = h["wrong_flagged"].as_f64().unwrap() / h["wrong"].as_f64().unwrap();
+        assert!((h["wrong_flagged_share"].as_f64().unwrap() - share).abs() < 1e-12, "{half}");
+    }
+    assert_eq!(json["dev"]["sentences"].as_u64().unwrap() + json["heldout"]["sentences"].as_u64().unwrap(), 431);
+    // a file that is not a reference set: one line, exit 1
+    let bad = Scratch::new("bad-set.tsv", b"en\tko\nhello\t\xec\x95\x88\xeb\x85\x95\n");
+    assert_clean_failure(&["confidence", "--model", model, "--set", bad.path()], 1, "header");
+}

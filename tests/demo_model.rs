@@ -3,6 +3,7 @@
 //! in MODEL.md come from here (`cargo test --release --test demo_model -- --nocapture`).
 #![cfg(not(target_arch = "wasm32"))]
 
+use attnscope::reference;
 use attnscope::vectors::cosine;
 use attnscope::{greedy, Model, RunOptions, WordVectors};
 use std::path::PathBuf;
@@ -16,10 +17,14 @@ fn root() -> PathBuf {
 /// The committed model, or the file named by `ATTNSCOPE_MODEL` (to measure a candidate model
 /// before committing it; the e2e tests read the same variable).
 fn model() -> Model {
+    Model::from_safetensors(&model_bytes()).expect("the demo model loads")
+}
+
+/// The bytes of [`model`]'s file.
+fn model_bytes() -> Vec<u8> {
     let path =
         std::env::var_os("ATTNSCOPE_MODEL").map_or_else(|| root().join("www/models/en-ko.safetensors"), PathBuf::from);
-    let bytes = std::fs::read(path).expect("the demo model is committed");
-    Model::from_safetensors(&bytes).expect("the demo model loads")
+    std::fs::read(path).expect("the demo model is committed")
 }
 
 /// A held-out set written by `train/corpus.py`: (English, Korean tokens, gold source index per
@@ -171,6 +176,46 @@ fn the_seed_sentence_translates_with_emma_in_both_clauses() {
         "엠마 +는 게임 +을 싫어하 +지만 , 엠마 +는 훌륭하 +ㄴ 친구 +이 +다 ."
     );
     assert_eq!(text, "엠마는 게임을 싫어하지만, 엠마는 훌륭한 친구이다.");
+}
+
+/// The page marks a generated token as unsure below the file's `unsure_below`: that figure is
+/// what `attnscope confidence --model FILE --set tests/data/everyday-en-ko.tsv` measures now
+/// (chosen on the dev half), not a number typed in.
+#[test]
+fn the_files_unsure_below_is_the_measured_threshold() {
+    let bytes = model_bytes();
+    let model = Model::from_safetensors(&bytes).unwrap();
+    let text = std::fs::read_to_string(root().join("tests/data/everyday-en-ko.tsv")).unwrap();
+    let set = reference::parse(&text).unwrap();
+    let (c, _) = reference::measure_confidence(&model, &set).unwrap();
+    println!("unsure_below {}: dev {:?}, held out {:?}", c.unsure_below, c.dev, c.heldout);
+    let stored = reference::description_field(&bytes, "unsure_below").unwrap();
+    assert_eq!(
+        stored.as_deref(),
+        Some(c.unsure_below.as_str()),
+        "the file's unsure_below is not the measured threshold: run \
+         python3 train/describe.py www/models/en-ko.safetensors unsure_below={}",
+        c.unsure_below
+    );
+}
+
+/// The seed sentence, the page's first view, is translated right: no token of it is marked.
+#[test]
+fn the_seed_sentence_has_no_unsure_token() {
+    let bytes = model_bytes();
+    let model = Model::from_safetensors(&bytes).unwrap();
+    let below: f64 = reference::description_field(&bytes, "unsure_below")
+        .unwrap()
+        .expect("the demo model has unsure_below")
+        .parse()
+        .expect("unsure_below is a number");
+    let src = model.tokenizer.encode_src(SEED).unwrap();
+    let out = greedy(&model, &src.ids, &RunOptions::default(), model.config.max_len).unwrap();
+    let probs = reference::printed_probabilities(&model, &out);
+    println!("{SEED}: printed-token probabilities {probs:.3?}, unsure below {below}");
+    assert_eq!(probs.len(), out.steps.len() - 1, "every step but <eos> is a printed token");
+    let unsure: Vec<f32> = probs.iter().copied().filter(|&p| reference::is_unsure(p, below)).collect();
+    assert!(unsure.is_empty(), "the seed sentence has tokens below {below}: {unsure:?}");
 }
 
 #[test]

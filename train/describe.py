@@ -10,7 +10,15 @@ and the writing direction of the page's source tokens and output (www/js/engine.
     python3 train/describe.py model.safetensors "description=Marian de-en, converted 2026-12"
     python3 train/describe.py model.safetensors description=       # an empty value removes it
 
-Tensors are copied unchanged (same dtypes, same bytes); the file is rewritten in place.
+Tensors are copied unchanged (same dtypes, same bytes); the file is rewritten in place. It
+needs `safetensors` and `numpy` only (not torch): `pip install safetensors numpy`.
+
+The demo model's `unsure_below` (the probability below which the page marks a generated token
+as unsure) is measured by the engine, not set by hand:
+
+    target/release/attnscope confidence --model www/models/en-ko.safetensors \
+        --set tests/data/everyday-en-ko.tsv                  # prints {"unsure_below": "0.84", ...}
+    python3 train/describe.py www/models/en-ko.safetensors unsure_below=0.84
 """
 import argparse
 import os
@@ -20,9 +28,9 @@ import sys
 def describe(path, fields):
     """Rewrite `path` with its description fields updated by `fields` ({key: value}, "" removes)."""
     from safetensors import safe_open
-    from safetensors.torch import save_file
+    from safetensors.numpy import save_file
 
-    with safe_open(path, framework="pt") as f:
+    with safe_open(path, framework="np") as f:
         meta = dict(f.metadata() or {})
         tensors = {k: f.get_tensor(k) for k in f.keys()}
     if "attnscope" not in meta:

@@ -8,6 +8,9 @@
 //!   log-probability when knocked out alone, most important first.
 //! * `attnscope generate`: a decoder-only model (GPT-2) continues a text, greedily.
 //! * `attnscope fill`: an encoder-only model (BERT) predicts its `[MASK]` tokens.
+//! * `attnscope confidence`: greedy translation of a reference set (`tests/data/everyday-en-ko.tsv`),
+//!   the probability threshold below which the page marks a token as unsure, chosen on the dev
+//!   half and reported on both, as JSON.
 //! * `attnscope info`: the model's configuration (without the vocabularies) and its attention
 //!   sites as JSON.
 //!
@@ -21,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use attnscope::analysis::head_importance;
+use attnscope::reference;
 use attnscope::trace::HeadTrace;
 use attnscope::{Architecture, Error, HeadRef, Model, RunOptions, Stack};
 use clap::{Args, Parser, Subcommand};
@@ -82,6 +86,18 @@ enum Command {
     Importance(ImportanceArgs),
     /// The model's configuration (without the vocabularies) and its attention sites, as JSON.
     Info(InfoArgs),
+    /// Where the model is unsure: the threshold p* below which the page marks a token.
+    ///
+    /// Translates every sentence of SET (the reference set's format: `id<TAB>split<TAB>en<TAB>ko`,
+    /// split dev or heldout, ` | ` between accepted translations) greedily, marks it right when
+    /// it equals an accepted translation after normalising spaces and final punctuation, and
+    /// keeps its lowest printed-token probability. p* (0.01 steps) maximises, on the dev half,
+    /// the balanced accuracy of flagging wrong sentences by "some token below p*" (the smallest
+    /// on a tie). Prints one JSON object: {model, set, criterion, unsure_below, stored (the
+    /// file's own unsure_below field, or null), dev, heldout: {sentences, right, wrong,
+    /// wrong_flagged, right_flagged, wrong_flagged_share, right_flagged_share,
+    /// balanced_accuracy}}.
+    Confidence(ConfidenceArgs),
     /// The loss of one teacher-forced pass and its gradient with respect to every parameter,
     /// as one JSON object: {"loss": x, "grads": {NAME: nested arrays}}, NAME as in the model
     /// file. The loss is the mean over the labelled positions t of the cross-entropy of
@@ -261,6 +277,19 @@ struct TranslateArgs {
     /// The sentences to translate, one output line each.
     #[arg(value_name = "TEXT", required = true)]
     texts: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct ConfidenceArgs {
+    /// The model file (.safetensors): an encoder-decoder.
+    #[arg(long, value_name = "FILE")]
+    model: PathBuf,
+    /// The reference set (.tsv), e.g. tests/data/everyday-en-ko.tsv.
+    #[arg(long, value_name = "SET")]
+    set: PathBuf,
+    /// Indent the JSON.
+    #[arg(long)]
+    pretty: bool,
 }
 
 #[derive(Args, Debug)]
@@ -545,6 +574,34 @@ fn translate(args: TranslateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+fn confidence(args: ConfidenceArgs) -> Result<(), Failure> {
+    let path = &args.model;
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::Message(format!("cannot read model file {:?}: {e}", path.display()), EXIT_RUNTIME))?;
+    let model = Model::from_safetensors(&bytes)
+        .map_err(|e| Failure::Message(format!("{}: {e}", path.display()), EXIT_RUNTIME))?;
+    need(&model, Architecture::EncoderDecoder, "confidence translates, it needs an encoder-decoder")?;
+    let text = std::fs::read_to_string(&args.set).map_err(|e| {
+        Failure::Message(format!("cannot read reference set {:?}: {e}", args.set.display()), EXIT_RUNTIME)
+    })?;
+    let set =
+        reference::parse(&text).map_err(|e| Failure::Message(format!("{}: {e}", args.set.display()), EXIT_RUNTIME))?;
+    let (c, _) = reference::measure_confidence(&model, &set)?;
+    let stored = reference::description_field(&bytes, "unsure_below")?;
+    print_json(
+        &serde_json::json!({
+            "model": args.model.display().to_string(),
+            "set": args.set.display().to_string(),
+            "criterion": c.criterion,
+            "unsure_below": c.unsure_below,
+            "stored": stored,
+            "dev": c.dev,
+            "heldout": c.heldout,
+        }),
+        args.pretty,
+    )
+}
+
 /// One head of `importance`'s JSON output.
 #[derive(Serialize)]
 struct RankedHead {
@@ -740,7 +797,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let msg = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                "no command given; run 'attnscope --help' (commands: forward, translate, generate, fill, importance, info)".to_string()
+                "no command given; run 'attnscope --help' (commands: forward, translate, generate, fill, importance, info, grad, confidence)".to_string()
             } else {
                 one_line_clap_error(&e)
             };
@@ -755,6 +812,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => generate(a),
         Command::Fill(a) => fill(a),
         Command::Info(a) => info(a),
+        Command::Confidence(a) => confidence(a),
         Command::Grad(a) => grad(a),
     };
     match result {

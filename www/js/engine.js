@@ -145,6 +145,9 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  * @property {{token: string, prob: number}[]} top
  * @property {Matrix[]} cross   the cross-attention weights of each layer, one row per head
  * @property {Copy | null} copy
+ * @property {number | null} start   where `text` prints the token: `text.slice(start, end)`; null
+ *   for `<eos>` (a jamo ending composed into the syllable before it covers that syllable too)
+ * @property {number | null} end
  */
 
 /**
