@@ -91,9 +91,9 @@ enum Command {
     /// Translates every sentence of SET (the reference set's format: `id<TAB>split<TAB>en<TAB>ko`,
     /// split dev or heldout, ` | ` between accepted translations) greedily, marks it right when
     /// it equals an accepted translation after normalising spaces and final punctuation, and
-    /// keeps its lowest printed-token probability. p* (0.01 steps) maximises, on the dev half,
-    /// the balanced accuracy of flagging wrong sentences by "some token below p*" (the smallest
-    /// on a tie). Prints one JSON object: {model, set, criterion, unsure_below, stored (the
+    /// keeps its lowest printed-token probability. p* (0.01 steps) is the largest for which
+    /// "some token below p*" flags at most 5% of the right sentences of the dev half (a mark
+    /// should rarely sit on a right translation). Prints one JSON object: {model, set, criterion, unsure_below, stored (the
     /// file's own unsure_below field, or null), dev, heldout: {sentences, right, wrong,
     /// wrong_flagged, right_flagged, wrong_flagged_share, right_flagged_share,
     /// balanced_accuracy}}.

@@ -25,7 +25,7 @@ function joinHeader(header, body) {
   return Buffer.concat([len, json, body]);
 }
 
-/** The committed model's threshold, as its file says (a string such as "0.84"). */
+/** The committed model's threshold, as its file says (a string such as "0.72"). */
 const STORED = splitHeader(fs.readFileSync(MODEL)).header.__metadata__.unsure_below;
 
 /** A dev sentence of the reference set (tests/data/everyday-en-ko.tsv) and its accepted translations. */
