@@ -84,6 +84,24 @@ test("residual connections off: a 4-layer model learns measurably slower in the 
   expectClean(watch);
 });
 
+test("Try these: one wide head without scaling saturates its softmax and learns far less than with it", async ({ page, watch }) => {
+  test.setTimeout(120_000);
+  const result = {};
+  for (const key of ["scaleOn", "scaleOff"]) {
+    await openTrain(page);
+    await page.locator(`[data-test="try-${key}"]`).click();
+    await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+    await expect(page.locator("#ctl-dModel")).toHaveValue("128");
+    await expect(page.locator("#ctl-scale")).toBeChecked({ checked: key === "scaleOn" });
+    await waitForStep(page, 300, 90_000);
+    result[key] = await status(page).evaluate((e) => ({ held: Number(e.dataset.held), saturated: Number(e.dataset.saturated) }));
+  }
+  const { scaleOn: on, scaleOff: off } = result;
+  expect(on.held, JSON.stringify(result)).toBeGreaterThan(off.held + 0.3);
+  expect(off.saturated, JSON.stringify(result)).toBeGreaterThan(on.saturated);
+  expectClean(watch);
+});
+
 test("a link reproduces the run: the same seed gives the same loss at the same step, another seed another", async ({ page, watch }) => {
   const lossAt = async (query) => {
     await openTrain(page, query);

@@ -36,6 +36,13 @@ const EVAL_SEED = 424242;
 const SOLVED = 0.95;
 /** The panels follow the model at most this often while it trains (ms). */
 const VIEW_MS = 250;
+/** The "Try these" links: pairs one switch apart (the defaults for the rest). */
+const TRIES = [
+  ["scaleOn", "heads=1&d=128&steps=300"],
+  ["scaleOff", "heads=1&d=128&scale=0&steps=300"],
+  ["residualOn", "layers=4&steps=150"],
+  ["residualOff", "layers=4&residual=0&steps=150"],
+];
 /** Steps at which the strip keeps a snapshot of the model (then every doubling). */
 const FIRST_SNAPS = [0, 10, 25, 50, 100];
 
@@ -165,6 +172,17 @@ function build() {
   ui.shareStatus = el("p", "hint", { role: "status" });
   ui.share.addEventListener("click", shareLink);
   ui.runCard.append(ui.runStatus, ui.speed, ui.solved, ui.untilNote, ui.runError, ui.badNote, ui.share, ui.shareStatus);
+
+  // experiments in pairs: the seed article's two claims about learning, one switch apart
+  const tryCard = card(side, "try", trainT("try.title"));
+  tryCard.append(el("p", "hint", {}, trainT("try.about")));
+  const tries = el("ul", "train-tries");
+  for (const [key, query] of TRIES) {
+    const li = el("li");
+    li.append(el("a", "", { href: pageHref("train", new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(query)), ...Object.fromEntries(langParam()) })), "data-test": `try-${key}` }, trainT(`try.${key}`)));
+    tries.append(li);
+  }
+  tryCard.append(tries);
 
   const taskCard = card(side, "task", trainT("task.title"));
   ui.task = select(taskCard, "task", trainT("task.label"), run.tasks.map((id) => [id, trainT(`task.${id}`)]));
@@ -678,6 +696,7 @@ function renderRun() {
   ui.runStatus.dataset.step = String(run.step);
   ui.runStatus.dataset.loss = n ? String(sr.loss[n - 1]) : "";
   ui.runStatus.dataset.held = held === null ? "" : String(held);
+  ui.runStatus.dataset.saturated = n ? String(sr.sat[n - 1]) : "";
   const rateKey = host.inWorker ? "run.speedWorker" : "run.speedMain";
   setText(ui.speed, run.rate ? trainT(rateKey, { rate: Math.round(run.rate) }) : "");
   ui.speed.dataset.rate = String(run.rate);

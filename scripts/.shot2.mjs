@@ -1,0 +1,11 @@
+import { chromium } from "@playwright/test";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto("http://127.0.0.1:8792/#s=" + encodeURIComponent("Dad came home late last night."));
+await page.waitForSelector('body[data-ready="1"]');
+await page.waitForTimeout(1500);
+const mark = page.locator(".unsure, [data-unsure]").first();
+if (await mark.count()) await mark.focus();
+await page.waitForTimeout(300);
+await page.locator("#sec-sentence").screenshot({ path: "/tmp/unsure.png" });
+await browser.close();
