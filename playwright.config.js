@@ -35,10 +35,6 @@ export default defineConfig({
     browserName: "chromium",
     viewport: { width: 1280, height: 900 },
     screenshot: "on",
-    // the built site's service worker fetches (and precaches) files itself, past page.route: a
-    // test that serves its own model file would race it. offline.spec.js and embed.spec.js,
-    // which test the service worker, allow it.
-    serviceWorkers: "block",
     trace: "off",
     launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
   },

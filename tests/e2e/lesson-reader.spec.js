@@ -124,6 +124,10 @@ for (const lang of ["en", "ko"]) {
   });
 }
 
+// the built site's service worker fetches (and precaches) the model itself, past page.route: a
+// test that serves its own model file blocks it, or it would race the precache
+test.describe("a model file of the test's own", () => {
+  test.use({ serviceWorkers: "block" });
 test("item 5: the word count comes from the model file: with 100 fewer English words in its vocabulary, the footer says so", async ({ page }) => {
   const body = modelWithFewerWords(100);
   await page.route("**/models/en-ko.safetensors", (r) => r.fulfill({ body, contentType: "application/octet-stream" }));
@@ -133,6 +137,7 @@ test("item 5: the word count comes from the model file: with 100 fewer English w
   const realWords = JSON.parse(real.__metadata__.attnscope).src_vocab.filter((w) => /^\p{L}[\p{L}\p{M}'-]*$/u.test(w)).length;
   expect(f.words).toBe(realWords - 100);
   await expect(page.locator('[data-test="lesson-footer-model"]')).toContainText(`knows ${grouped(f.words)} English words`);
+});
 });
 
 test("item 8: with the model held back, every panel's heading and introduction are on screen; the numbers come when it is let through", async ({ page }) => {

@@ -76,10 +76,6 @@ async function controlledVisit(page, origin) {
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
 }
 
-
-// these tests are of the service worker (the other specs block it: playwright.config.js)
-test.use({ serviceWorkers: "allow" });
-
 test("the built site works under the strict CSP with every other origin blocked", async ({ page }, testInfo) => {
   const proc = await serveDist(PORT);
   try {

@@ -69,6 +69,7 @@ test("residual connections off: a 4-layer model learns measurably slower in the 
   await page.goto("/lesson.html");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 }); // its engine in, nothing left loading
   await expect(page.locator('[data-test="p8-train-link"]')).toHaveAttribute("href", "train.html?layers=4&residual=0&steps=150");
+  await expect(page.locator('[data-test="p4-train-link"]')).toHaveAttribute("href", "train.html?heads=1&d=128&scale=0&steps=300");
   const held = {};
   for (const residual of ["1", "0"]) {
     await openTrain(page, `?layers=4&residual=${residual}&steps=150`);

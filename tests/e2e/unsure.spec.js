@@ -8,6 +8,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { test, expect, openApp, shot, expectClean, typeSentence } from "./fixtures.js";
 
+// a test below serves its own model file (page.route), which the built site's service worker,
+// fetching the model itself, would race
+test.use({ serviceWorkers: "block" });
+
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const MODEL = process.env.ATTNSCOPE_MODEL || path.join(ROOT, "www/models/en-ko.safetensors");
 

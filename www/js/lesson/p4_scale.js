@@ -4,7 +4,8 @@
 // is measured by the engine (attendBackward): how much of a loss's gradient at the weights gets
 // through the softmax to the scores, with scaling off and on.
 
-import { lessonT as t } from "../i18n.js";
+import { lessonT as t, getLang } from "../i18n.js";
+import { pageHref } from "../runtime.js";
 import * as state from "../state.js";
 import { h, fmt, row, formula, setFormula, tryThis, readouts, HeatTable, Bars, message, newId, argmax } from "./ui.js";
 import { wordVectors, labels, defaultWord, sentenceBox, showVectorStatus, positionSelect, keySlider, keyCheckbox, panelOf, controls, engineError, figures, figureText } from "./shared.js";
@@ -156,6 +157,7 @@ export function panel4(ctx) {
     rowTable.root,
     h("p", { text: t("p4.slope") }),
     sweep.root,
+    h("p", {}, [h("a", { href: pageHref("train", { heads: "1", d: "128", scale: "0", steps: "300", ...(state.has("lang") ? { lang: getLang() } : {}) }), "data-test": "p4-train-link", text: t("p4.trainLink") })]),
     h("h3", { text: t("p4.allTitle") }),
     heat.root,
     h("p", { text: t("p4.outro") }),

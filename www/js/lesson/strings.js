@@ -220,6 +220,7 @@ const en = {
   "p4.satText": "{k} of {n}",
   "p4.slope":
     "Why a saturated softmax hurts learning: when one weight is close to 1 and the rest close to 0, nudging a score hardly moves the weights (a weight's sensitivity to its own score is w(1 − w), at most 0.25 and near 0 at either extreme). Training works through exactly such nudges. The engine measures it below by backpropagation: a loss asks this row's output to move toward another word, and the table gives the share of its gradient that gets through the softmax to the scores (and so to W_Q and W_K). Without scaling it collapses toward 0 as the vectors stretch; divided by √d_k it falls far more slowly.",
+  "p4.trainLink": "Watch it in training: one wide head without scaling, in the playground (its pair, with scaling, is a link away there)",
   "p4.allTitle": "All rows",
   "p4.rowHeader": "query word",
   "p4.heatLabel": "Attention weights of every row with the current stretch and scaling",
@@ -831,6 +832,7 @@ const ko = {
   "p4.satText": "{n}줄 중 {k}줄",
   "p4.slope":
     "소프트맥스 출력이 한 칸에 몰리면 왜 학습에 나쁠까요? 가중치 하나가 1 가까이, 나머지가 0 가까이 있으면 점수를 조금 바꿔도 가중치가 거의 움직이지 않습니다. 가중치가 자기 점수에 반응하는 정도는 w(1 − w)인데, 많아야 0.25이고 양 끝에서는 0에 가깝습니다. 학습은 바로 이런 작은 조정으로 이루어집니다. 아래 표는 엔진이 역전파로 잰 값입니다. 이 줄의 출력을 다른 단어 쪽으로 옮기라는 손실을 주고, 그 기울기 중 소프트맥스를 지나 점수까지(그래서 W_Q와 W_K까지) 전달되는 비율을 보여 줍니다. 스케일링이 없으면 벡터가 길어질수록 0으로 무너지고, √d_k로 나누면 훨씬 천천히 줄어듭니다.",
+  "p4.trainLink": "학습에서 직접 보기: 스케일링 없는 넓은 헤드 하나를 놀이터에서 (스케일링을 한 짝은 그곳에서 링크 하나면 됩니다)",
   "p4.allTitle": "모든 줄",
   "p4.rowHeader": "쿼리 단어",
   "p4.heatLabel": "현재 배율과 스케일링 설정에서 모든 줄의 어텐션 가중치",
