@@ -20,6 +20,7 @@ async function runNumbers(page) {
 async function waitForStep(page, step, timeout = 60_000) {
   await expect(status(page)).toHaveAttribute("data-step", String(step), { timeout });
   await expect(page.locator('[data-test="play"]')).toHaveAttribute("aria-pressed", "false", { timeout });
+  await expect(status(page)).not.toHaveAttribute("data-running", "true", { timeout });
 }
 
 test("the default preset learns to reverse, and a head of cross-attention shows the anti-diagonal", async ({ page, watch }, testInfo) => {
@@ -32,6 +33,8 @@ test("the default preset learns to reverse, and a head of cross-attention shows 
   // held-out (teacher-forced) accuracy of at least 95%, measured by the engine
   await expect.poll(async () => (await runNumbers(page)).held, { timeout: 45_000, intervals: [250] }).toBeGreaterThanOrEqual(0.95);
   await page.locator('[data-test="play"]').click();
+  // the chunk under way finishes, then the run stands still
+  await expect(status(page)).toHaveAttribute("data-running", "false");
   await waitForStep(page, (await runNumbers(page)).step);
   await expect(page.locator('[data-test="solved"]')).toContainText(/Solved: held-out accuracy reached \d+\.\d% at step \d+, after \d+\.\d s of training/);
   const speed = await page.locator('[data-test="speed"]').getAttribute("data-rate");

@@ -476,6 +476,8 @@ function play() {
   run.viewing = null;
   renderButtons();
   const gen = run.generation;
+  // the status line says whether a loop is still at work (a paused one finishes its chunk)
+  ui.runStatus.dataset.running = "true";
   loop(gen)
     .catch((e) => showError(e))
     .finally(() => {
@@ -483,6 +485,7 @@ function play() {
         run.playing = false;
         renderAll();
       }
+      if (gen === run.generation || !run.playing) ui.runStatus.dataset.running = "false";
     });
 }
 
