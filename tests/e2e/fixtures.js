@@ -98,6 +98,20 @@ export function viewOf(url) {
   return `${u.search || "?"}${u.hash}`;
 }
 
+/** A safetensors file's header and the bytes after it. @param {Buffer} bytes */
+export function splitHeader(bytes) {
+  const n = Number(bytes.readBigUInt64LE(0));
+  return { header: JSON.parse(bytes.subarray(8, 8 + n).toString("utf8")), body: bytes.subarray(8 + n) };
+}
+
+/** A safetensors file from a header and tensor bytes. @param {object} header @param {Buffer} body */
+export function joinHeader(header, body) {
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  return Buffer.concat([len, json, body]);
+}
+
 /** Open the page (with an optional query string) and wait until the first translation is shown. */
 export async function openApp(page, query = "") {
   await page.goto(`/${query}`);

@@ -5,25 +5,11 @@
 // Fixtures: tests/fixtures/families (train/make_family_fixtures.py; random weights, real shapes).
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, recordProgress, openApp, urlState, expectClean, filled } from "./fixtures.js";
+import { test, expect, recordProgress, openApp, urlState, expectClean, filled, splitHeader, joinHeader } from "./fixtures.js";
 
 const FAMILIES = path.join(path.dirname(new URL(import.meta.url).pathname), "../fixtures/families");
 const fixture = (name) => fs.readFileSync(path.join(FAMILIES, name));
 const SEED_TR = "엠마는 게임을 싫어하지만, 엠마는 훌륭한 친구이다.";
-
-/** A safetensors file's header and the bytes after it. @param {Buffer} bytes */
-function splitHeader(bytes) {
-  const n = Number(bytes.readBigUInt64LE(0));
-  return { header: JSON.parse(bytes.subarray(8, 8 + n).toString("utf8")), body: bytes.subarray(8 + n) };
-}
-
-/** A safetensors file from a header and tensor bytes. @param {object} header @param {Buffer} body */
-function joinHeader(header, body) {
-  const json = Buffer.from(JSON.stringify(header), "utf8");
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([len, json, body]);
-}
 
 /** Open a file with the lab's "Open a model…" picker. */
 async function pick(page, name, buffer) {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { test, expect, openApp, shot, expectClean, typeSentence } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, typeSentence, splitHeader, joinHeader } from "./fixtures.js";
 
 // a test below serves its own model file (page.route), which the built site's service worker,
 // fetching the model itself, would race
@@ -14,20 +14,6 @@ test.use({ serviceWorkers: "block" });
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const MODEL = process.env.ATTNSCOPE_MODEL || path.join(ROOT, "www/models/en-ko.safetensors");
-
-/** A safetensors file's header and the bytes after it. @param {Buffer} bytes */
-function splitHeader(bytes) {
-  const n = Number(bytes.readBigUInt64LE(0));
-  return { header: JSON.parse(bytes.subarray(8, 8 + n).toString("utf8")), body: bytes.subarray(8 + n) };
-}
-
-/** A safetensors file from a header and tensor bytes. @param {object} header @param {Buffer} body */
-function joinHeader(header, body) {
-  const json = Buffer.from(JSON.stringify(header), "utf8");
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([len, json, body]);
-}
 
 /** The committed model's threshold, as its file says (a string such as "0.72"). */
 const STORED = splitHeader(fs.readFileSync(MODEL)).header.__metadata__.unsure_below;

@@ -408,27 +408,24 @@ export class Engine {
     this.frameMatrix = frameMatrixMaker(this, lab);
     this.info = lab.info();
     this.cache.clear();
-    this.guarded(() => {
-      lab.setOptions(this.options);
-      for (const [k, values] of this.edits) {
-        const [stack, layer, head, m] = k.split("/");
-        lab.setBlock(stack, Number(layer), Number(head), m, values);
-      }
-      if (this.source !== null) lab.setSource(this.source);
-    });
+    this.guarded(() => this.replay(lab));
+  }
+
+  /** Set `lab` up as the page had set the last one: options, W_Q/W_K edits, sentence. @param {Lab} lab */
+  replay(lab) {
+    lab.setOptions(this.options);
+    for (const [k, values] of this.edits) {
+      const [stack, layer, head, m] = k.split("/");
+      lab.setBlock(stack, Number(layer), Number(head), m, values);
+    }
+    if (this.source !== null) lab.setSource(this.source);
   }
 
   /** After a panic: a new instance with the same options, edits and sentence. */
   async recover() {
     if (!this.broken) return;
     await this.instantiate();
-    if (!this.lab) return;
-    this.lab.setOptions(this.options);
-    for (const [k, values] of this.edits) {
-      const [stack, layer, head, m] = k.split("/");
-      this.lab.setBlock(stack, Number(layer), Number(head), m, values);
-    }
-    if (this.source !== null) this.lab.setSource(this.source);
+    if (this.lab) this.replay(this.lab);
   }
 
   get ready() {

@@ -5,7 +5,7 @@
 
 import { sizeCanvas, FONT_SMALL } from "../dom.js";
 
-/** Colours of the series (also the legend's swatches, css/train.css). */
+/** Colours of the series (the legend's swatches too: main.js). */
 export const SERIES = { loss: "#1f5fbf", acc: "#8a8a8a", held: "#0a7d32", sat: "#c2410c" };
 
 /**

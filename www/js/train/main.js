@@ -86,7 +86,6 @@ const run = {
   exampleSeed: 1,
   /** @type {{source: string, target: string} | null} */
   example: null,
-  error: "",
 };
 
 // Everything that talks to the trainer runs one at a time, in order (a reset never interleaves
@@ -214,7 +213,10 @@ function build() {
   const legend = el("ul", "train-legend");
   for (const [k, key] of [["loss", "curves.loss"], ["acc", "curves.acc"], ["held", "curves.held"], ["sat", "curves.sat"]]) {
     const li = el("li");
-    li.append(el("span", `swatch swatch-${k}`, { "aria-hidden": "true" }), trainT(key));
+    // the swatch in the chart's own colour (charts.js SERIES), dashed like its line for the saturated share
+    const swatch = el("span", `swatch${k === "sat" ? " swatch-dashed" : ""}`, { "aria-hidden": "true" });
+    swatch.style.setProperty("--swatch", SERIES[k]);
+    li.append(swatch, trainT(key));
     legend.append(li);
   }
   ui.lossCanvas = el("canvas", "train-canvas", { role: "img", "data-test": "loss-chart" });
@@ -409,7 +411,6 @@ async function resetNow(setup) {
     solved: null,
     snapshots: [],
     viewing: null,
-    error: "",
   });
   ui.runError.hidden = true;
   showSetup();
@@ -465,8 +466,9 @@ function snapSteps(s) {
   return x;
 }
 
+/** Whether step `s` is one the strip keeps (0 and the steps snapSteps lists). @param {number} s */
 function isSnapStep(s) {
-  return FIRST_SNAPS.includes(s) || (s >= 200 && (s / 200) === 2 ** Math.round(Math.log2(s / 200)));
+  return snapSteps(s - 1) === s;
 }
 
 function play() {
@@ -769,9 +771,8 @@ function renderCharts() {
 
 function showError(e) {
   run.playing = false;
-  run.error = e?.message || String(e);
   ui.runError.hidden = false;
-  setText(ui.runError, trainT("run.error", { msg: run.error }));
+  setText(ui.runError, trainT("run.error", { msg: e?.message || String(e) }));
   renderButtons();
 }
 
