@@ -19,7 +19,7 @@
 //! nothing is the zero vector) instead of PyTorch's NaNs, so a NaN never appears silently.
 
 use alloc::vec::Vec;
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DMatrixView, RowDVector};
 
 use crate::config::{Matrix, Override};
 use crate::linear::{matmul, transposed_product, Linear, LinearGrad};
@@ -189,11 +189,11 @@ pub fn fast_exp(x: f32) -> f32 {
 /// `causal` masks key `j > i` for query `i` (a query may not look at later positions).
 pub fn scaled_dot_product(q: DMatrix<f32>, k: DMatrix<f32>, v: DMatrix<f32>, scale: bool, causal: bool) -> HeadTrace {
     let d_k = q.ncols() as f32;
-    let scores = &q * k.transpose(); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+    let scores = head_product(q.as_view(), k.transpose().as_view()); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
     let mut logits = scores.clone(); // (T_q, T_k)
     scale_and_mask(&mut logits, d_k, scale, causal);
     let weights = softmax_rows(&logits); // (T_q, T_k), rows sum to 1
-    let output = &weights * &v; // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
+    let output = head_product(weights.as_view(), v.as_view()); // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
     HeadTrace {
         q: Mat(q),
         k: Mat(k),
@@ -247,6 +247,21 @@ pub struct HeadGrad {
     pub k: DMatrix<f32>,
     /// Of the values, `(T_k, d_k)`.
     pub v: DMatrix<f32>,
+}
+
+/// One of a head's two products, `Q K^T` `(T_q, d_k) x (d_k, T_k)` and `W V` `(T_q, T_k) x
+/// (T_k, d_k)`: on nalgebra's product for a small head, and from `PACKED_FROM` multiply-adds
+/// on the packed kernel of the linear maps ([`matmul`]), whose packing costs more than it
+/// saves on the demo model's heads (`d_k` 16, at most 64 tokens: 10% slower forward passes in
+/// Chromium) and saves a tenth of MiniLM's 128-token forward pass. The traced heads and the
+/// untraced ones ([`heads_in_place`]) both run it: the same values.
+fn head_product(a: DMatrixView<f32>, b: DMatrixView<f32>) -> DMatrix<f32> {
+    const PACKED_FROM: usize = 100_000;
+    if a.nrows() * a.ncols() * b.ncols() >= PACKED_FROM {
+        matmul(&a.into_owned(), &b.into_owned())
+    } else {
+        a * b
+    }
 }
 
 /// Scores `(T_q, T_k)` to logits in place: divided by `sqrt(d_k)` when `scale`, and with
@@ -464,8 +479,7 @@ impl MultiHeadAttention {
     /// cross-attention).
     pub fn keys_values(&self, x_kv: &DMatrix<f32>, h: usize, edits: &Edits) -> (DMatrix<f32>, DMatrix<f32>) {
         let d_k = self.w_q.w_t().nrows() / h;
-        let w_k = with_blocks(&self.w_k, &edits.overrides, Matrix::K, d_k);
-        (w_k.as_ref().unwrap_or(&self.w_k).forward(x_kv), self.w_v.forward(x_kv))
+        (project_with(&self.w_k, x_kv, &edits.overrides, Matrix::K, d_k), self.w_v.forward(x_kv))
         // (T_k, d_model) each
     }
 
@@ -483,8 +497,7 @@ impl MultiHeadAttention {
         edits: &Edits,
     ) -> (DMatrix<f32>, DMatrix<f32>) {
         let d_k = self.w_q.w_t().nrows() / h;
-        let w_q = with_blocks(&self.w_q, &edits.overrides, Matrix::Q, d_k);
-        let q = w_q.as_ref().unwrap_or(&self.w_q).forward(x_q); // (1, d_model)
+        let q = project_with(&self.w_q, x_q, &edits.overrides, Matrix::Q, d_k); // (1, d_model)
         let mut weights = DMatrix::zeros(h, k.nrows()); // (h, T_k)
         let concat =
             heads_in_place(&q, k, v, h, scale, false, edits, Some(&mut |i, w| weights.row_mut(i).copy_from(w)));
@@ -500,10 +513,8 @@ impl MultiHeadAttention {
         d_k: usize,
         overrides: &[&Override],
     ) -> (DMatrix<f32>, DMatrix<f32>, DMatrix<f32>) {
-        let w_q = with_blocks(&self.w_q, overrides, Matrix::Q, d_k);
-        let w_k = with_blocks(&self.w_k, overrides, Matrix::K, d_k);
-        let q = w_q.as_ref().unwrap_or(&self.w_q).forward(x_q); // (T_q, d_model)
-        let k = w_k.as_ref().unwrap_or(&self.w_k).forward(x_kv); // (T_k, d_model)
+        let q = project_with(&self.w_q, x_q, overrides, Matrix::Q, d_k); // (T_q, d_model)
+        let k = project_with(&self.w_k, x_kv, overrides, Matrix::K, d_k); // (T_k, d_model)
         let v = self.w_v.forward(x_kv); // (T_k, d_model)
         (q, k, v)
     }
@@ -537,18 +548,35 @@ fn heads_in_place(
             continue;
         }
         let k_t = k.columns(i * d_k, d_k).transpose(); // (d_k, T_k)
-        let mut w = q.columns(i * d_k, d_k) * k_t; // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+        let mut w = head_product(q.columns(i * d_k, d_k), k_t.as_view()); // (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
         scale_and_mask(&mut w, d_k as f32, scale, causal);
         softmax_rows_mut(&mut w); // (T_q, T_k)
         if let Some(f) = weights.as_mut() {
             f(i, &w);
         }
         if kept {
-            concat.columns_mut(i * d_k, d_k).copy_from(&(&w * v.columns(i * d_k, d_k)));
-            // (T_q, d_k)
+            concat.columns_mut(i * d_k, d_k).copy_from(&head_product(w.as_view(), v.columns(i * d_k, d_k)));
+            // (T_q, T_k) x (T_k, d_k) -> (T_q, d_k)
         }
     }
     concat
+}
+
+/// `x W^T + b` of `linear` (`W_Q` or `W_K`, `d_model -> d_model`) with the overridden heads'
+/// blocks of `which` in force, `(T, d_model)`: the trained map, then each overridden head's
+/// `d_k` columns again from its block alone. Each output is the same sum in the same order as
+/// in a map holding the block ([`with_blocks`]), so the values are the same, without copying
+/// and repacking the whole matrix for every frame of a drag.
+fn project_with(linear: &Linear, x: &DMatrix<f32>, overrides: &[&Override], which: Matrix, d_k: usize) -> DMatrix<f32> {
+    let mut y = linear.forward(x); // (T, d_model)
+    for o in overrides.iter().filter(|o| o.matrix == which) {
+        let cols = o.head * d_k..(o.head + 1) * d_k;
+        let b = RowDVector::from_row_slice(&linear.b().as_slice()[cols.clone()]);
+        // PyTorch's block is (d_k, d_model) = rows of W: its transpose is W^T's columns
+        let head = Linear::new(o.block.transpose(), b).forward(x); // (T, d_model) x (d_model, d_k) -> (T, d_k)
+        y.columns_mut(cols.start, d_k).copy_from(&head);
+    }
+    y
 }
 
 /// `linear` (`W_Q` or `W_K`, `d_model -> d_model`) with the overridden heads' blocks of

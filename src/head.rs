@@ -11,7 +11,7 @@
 use nalgebra::DMatrix;
 
 use crate::config::Activation;
-use crate::feed_forward::{activate, activate_slope};
+use crate::feed_forward::{activate, activate_all, activate_slope};
 use crate::linear::{Linear, LinearGrad};
 use crate::norm::{LayerNorm, NormGrad};
 
@@ -33,7 +33,7 @@ impl MlmHead {
     /// The encoder's output `(S, d_model)` -> logits `(S, V)`.
     pub fn forward(&self, x: &DMatrix<f32>) -> DMatrix<f32> {
         let mut hidden = self.dense.forward(x); // (S, d_model) x (d_model, d_model) -> (S, d_model)
-        hidden.as_mut_slice().iter_mut().for_each(|v| *v = activate(self.activation, *v));
+        activate_all(self.activation, hidden.as_mut_slice());
         self.generator.forward(&self.norm.forward(&hidden)) // (S, d_model) x (d_model, V) -> (S, V)
     }
 }

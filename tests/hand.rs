@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attnscope::attention::{fast_exp, scaled_dot_product, softmax_rows, Edits, MultiHeadAttention};
-use attnscope::feed_forward::activate;
+use attnscope::feed_forward::{activate, fast_erf, fast_tanh};
 use attnscope::linear::Linear;
 use attnscope::norm::LayerNorm;
 use attnscope::positional::sinusoidal;
@@ -75,6 +75,33 @@ fn fast_exp_error_bound() {
         assert_eq!(fast_exp(x), want, "fast_exp({x})");
     }
     assert!(fast_exp(f32::NAN).is_nan());
+}
+
+/// GELU's `erf` and the tanh form's `tanh`: within 5e-7 and 3e-7 absolute of the `f64` functions on a
+/// dense sweep of [-10, 10] (every 1e-5), exact at the ends, NaN through.
+#[test]
+fn fast_erf_and_tanh_error_bounds() {
+    let n = 2_000_000;
+    let (mut erf_worst, mut tanh_worst) = ((0.0f64, 0.0f32), (0.0f64, 0.0f32));
+    for i in 0..=n {
+        let x = -10.0 + 20.0 * (i as f32) / (n as f32);
+        let e = (fast_erf(x) as f64 - libm::erf(x as f64)).abs();
+        let t = (fast_tanh(x) as f64 - libm::tanh(x as f64)).abs();
+        if e > erf_worst.0 {
+            erf_worst = (e, x);
+        }
+        if t > tanh_worst.0 {
+            tanh_worst = (t, x);
+        }
+    }
+    assert!(erf_worst.0 <= 5e-7, "fast_erf: error {:e} at x = {}", erf_worst.0, erf_worst.1);
+    assert!(tanh_worst.0 <= 3e-7, "fast_tanh: error {:e} at x = {}", tanh_worst.0, tanh_worst.1);
+    for f in [fast_erf, fast_tanh] {
+        assert_eq!(f(INF), 1.0);
+        assert_eq!(f(-INF), -1.0);
+        assert_eq!(f(0.0), 0.0);
+        assert!(f(f32::NAN).is_nan());
+    }
 }
 
 #[test]
@@ -473,5 +500,66 @@ fn a_token_or_a_pair_three_times_in_a_row_repeats() {
     ];
     for (prefix, next, want, what) in cases {
         assert_eq!(repeats(prefix, *next), *want, "{what}: repeats({prefix:?}, {next})");
+    }
+}
+
+/// `Mat::row_major` undoes `Mat::from_rows` for shapes with and without a multiple of four
+/// columns (its four-column groups and the rest).
+#[test]
+fn row_major_round_trip() {
+    for (rows, cols) in [(1, 1), (1, 4), (3, 5), (5, 8), (7, 3), (2, 13), (33, 32)] {
+        let data: Vec<f32> = (0..rows * cols).map(|v| v as f32 * 0.5 - 3.0).collect();
+        let m = attnscope::trace::Mat::from_rows(rows, cols, &data);
+        assert_eq!(m.row_major(), data, "({rows}, {cols})");
+        assert_eq!(m[(rows - 1, 0)], data[(rows - 1) * cols], "({rows}, {cols})");
+    }
+}
+
+/// An edited `W_Q`/`W_K` block gives exactly what a model holding those weights gives: every
+/// traced value of the attention bit for bit equal, for heads whose columns do and do not start
+/// on a kernel panel (d_k 12 and 8), with an edit of each matrix in another head.
+#[test]
+fn edited_blocks_match_a_model_holding_them() {
+    use attnscope::config::{Matrix, Override, Stack};
+    let (d, t) = (24, 7);
+    let value = |i: usize, j: usize, seed: usize| (((i * 31 + j * 17 + seed * 7) % 23) as f32 - 11.0) / 13.0;
+    let lin = |seed: usize| {
+        Linear::from_torch(
+            DMatrix::from_fn(d, d, |i, j| value(i, j, seed)),
+            RowDVector::from_fn(d, |_, j| value(0, j, seed + 1)),
+        )
+    };
+    let x = DMatrix::from_fn(t, d, |i, j| value(i, j, 9));
+    for h in [2, 3] {
+        let d_k = d / h;
+        let block = |m: Matrix| DMatrix::from_fn(d_k, d, |i, j| value(i + 5, j, if m == Matrix::Q { 40 } else { 50 }));
+        let edits = [(Matrix::Q, 1), (Matrix::K, h - 1)].map(|(matrix, head)| Override {
+            stack: Stack::Encoder,
+            layer: 0,
+            head,
+            matrix,
+            block: attnscope::trace::Mat(block(matrix)),
+        });
+        let mha = MultiHeadAttention { w_q: lin(1), w_k: lin(2), w_v: lin(3), w_o: lin(4) };
+        // the same attention with the blocks written into its weights (rows of W = columns of W^T)
+        let holding = |l: &Linear, m: Matrix| {
+            let mut w_t = l.w_t().clone();
+            for o in edits.iter().filter(|o| o.matrix == m) {
+                w_t.columns_mut(o.head * d_k, d_k).copy_from(&o.block.transpose());
+            }
+            Linear::new(w_t, l.b().clone())
+        };
+        let held = MultiHeadAttention {
+            w_q: holding(&mha.w_q, Matrix::Q),
+            w_k: holding(&mha.w_k, Matrix::K),
+            w_v: lin(3),
+            w_o: lin(4),
+        };
+        let e = Edits { overrides: edits.iter().collect(), knock_out: Vec::new() };
+        let (edited, out) = mha.forward(&x, &x, h, true, false, &e);
+        let (want, want_out) = held.forward(&x, &x, h, true, false, &Edits::default());
+        assert_eq!(edited, want, "h = {h}: the trace");
+        assert_eq!(out, want_out, "h = {h}: the output");
+        assert_eq!(mha.output(&x, &x, h, true, false, &e), want_out, "h = {h}: the untraced output");
     }
 }

@@ -197,6 +197,11 @@ try {
           ort: async () => (await session.run(feeds())).hidden.data,
         };
         if (base) {
+          const baseMaker = frameMatrixMaker({ lab: base, guarded: (f) => f() }, base);
+          engines["base hidden"] = async () => {
+            base.setIds(src, none);
+            return base.run(baseMaker).trace.encoder.memory.data;
+          };
           engines["base run"] = async () => {
             base.setIds(src, none);
             return base.run();

@@ -776,3 +776,14 @@ fn a_seeded_training_run_repeats_and_matches_the_library() {
     assert!(opened.translate().is_ok());
     assert!(Trainer::new(JsValue::from_str("not a setup")).is_err());
 }
+
+/// `Mat::row_major` undoes `Mat::from_rows` in wasm too, where blocks of 4 x 4 turn in SIMD
+/// registers: shapes with and without multiples of four rows and columns.
+#[wasm_bindgen_test]
+fn row_major_round_trip_in_simd_blocks() {
+    for (rows, cols) in [(1, 1), (4, 4), (3, 5), (5, 8), (8, 3), (9, 13), (33, 32), (128, 64)] {
+        let data: Vec<f32> = (0..rows * cols).map(|v| v as f32 * 0.5 - 3.0).collect();
+        let m = attnscope::trace::Mat::from_rows(rows, cols, &data);
+        assert_eq!(m.row_major(), data, "({rows}, {cols})");
+    }
+}
