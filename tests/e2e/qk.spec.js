@@ -283,6 +283,8 @@ test("after a drag, the all-heads grid (repainted map by map) shows exactly what
   const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 2, head 1/ });
   const title = await page.locator(".qk-q .qk-title").textContent();
   const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
+  await page.evaluate(() => window.scrollTo(0, document.querySelector("#heatmap-main canvas").getBoundingClientRect().top + scrollY - 20));
+  await expect(wq).toBeInViewport();
   const grid = page.locator("#headgrid canvas");
   const before = await grid.evaluate((c) => c.toDataURL());
   const p = await cellPoint(wq, 2, 5, rows, cols);

@@ -41,6 +41,13 @@ test("the default preset learns to reverse, and a head of cross-attention shows 
   expect(Number(speed), "training steps per second").toBeGreaterThan(0);
   await expect(page.locator('[data-test="speed"]')).toContainText("in a background worker");
 
+  // where play was paused depends on the machine's speed, and at 95% held-out the heads may
+  // not have settled yet: the attention is read from the same run trained to a fixed step
+  // (seeded: the same model on every machine)
+  await openTrain(page, "?steps=400");
+  await waitForStep(page, 400, 90_000);
+  expect((await runNumbers(page)).held).toBeGreaterThanOrEqual(0.95);
+
   // the output of the example shown is its reverse, and the page says so
   const input = (await page.locator('[data-test="input"]').inputValue()).split(" ");
   await expect(page.locator('[data-test="expected"]')).toHaveText(`Expected output: ${[...input].reverse().join(" ")}`);
