@@ -72,26 +72,21 @@ pub fn start() {
 
 /// A [`Mat`] crosses to JavaScript as `{rows, cols, data: Float32Array}` (row-major), or, while
 /// [`Lab::run`] converts a stage for a frame, as whatever the page's matrix maker makes of
-/// `(rows, cols, key)` (see `Framing`). Inside [`to_js`] its `data` is a view of the one
-/// `Float32Array` that holds every matrix of that conversion (see `Batch`).
+/// `(rows, cols, key)` (see `Framing`). Otherwise its `data` is a view of the one
+/// `Float32Array` that holds every matrix of that [`to_js`] conversion (see `Batch`): every
+/// conversion goes through [`to_js`].
 impl Serialize for Mat {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeStruct};
+        use serde::ser::Error;
         if let Some(made) = FRAMING.with(|f| f.borrow_mut().as_mut().map(|f| f.make(self))) {
             return Preserved(made.map_err(S::Error::custom)?).serialize(s);
         }
-        if let Some(made) = BATCH.with(|b| {
+        let made = BATCH.with(|b| {
             let mut b = b.borrow_mut();
             b.active.then(|| b.add(self))
-        }) {
-            return Preserved(made.map_err(|e| S::Error::custom(alloc::format!("{e:?}")))?).serialize(s);
-        }
-        let data: JsValue = js_sys::Float32Array::from(self.row_major().as_slice()).into();
-        let mut st = s.serialize_struct("Mat", 3)?;
-        st.serialize_field("rows", &self.nrows())?;
-        st.serialize_field("cols", &self.ncols())?;
-        st.serialize_field("data", &Preserved(data))?;
-        st.end()
+        });
+        let made = made.ok_or_else(|| S::Error::custom("a matrix crosses to JavaScript only inside to_js"))?;
+        Preserved(made.map_err(|e| S::Error::custom(alloc::format!("{e:?}")))?).serialize(s)
     }
 }
 
