@@ -69,6 +69,7 @@ import os
 import random
 import sys
 
+import korean as korean_module
 from korean import Predicate, detokenize, has_batchim, particle
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -302,6 +303,14 @@ DETS = {  # english -> korean (None: nothing in Korean)
 }
 
 
+# Version 3's Korean conventions (on with `--v3`, off for version 2's files): a time phrase the
+# English puts at the end follows the Korean subject (나는 어제 ...), *my* + a parent or grandparent
+# is left out (엄마는), as is a possessive naming the subject (`korean`), *new* before a noun is 새
+# (새 집). Set by `build`.
+NATURAL = False
+FAMILY = {"mom", "dad", "mother", "father", "grandmother", "grandfather", "parent", "grandparent", "family"}
+
+
 class NP:
     """A noun phrase: its English words, its Korean tokens, and what it refers to."""
 
@@ -454,7 +463,9 @@ class Gen:
         if det:
             dws = words(det)
             en += dws
-            if DETS.get(det):
+            if NATURAL and det == "my" and noun.en in FAMILY:
+                pass  # 엄마는, not 내 엄마는
+            elif DETS.get(det):
                 ko.append(K(DETS[det], dws[0]))
         if count is not None:
             cw = W(NUMBERS[count])
@@ -462,7 +473,7 @@ class Gen:
         if adj is not None:
             aw = W(adj.en)
             en.append(aw)
-            akt = kpred(adj.ko.attributive_present(), aw)
+            akt = [K("새", aw)] if NATURAL and adj.en == "new" else kpred(adj.ko.attributive_present(), aw)
             ko += akt
             self.units.append((aw, akt))
             self.combos.add(("an", adj.en, noun.en))
@@ -1437,6 +1448,18 @@ def finish(p, tense, form, src, conj_w=None, neg_adj=None):
 def korean(c, form, topic=True, conj_w=None):
     """The Korean tokens of clause `c` in `form` (final, question, and, but, cause, if, when,
     before, after, reported, request, imperative, lets)."""
+    ko = _korean(c, form, topic, conj_w)
+    if not NATURAL:
+        return ko
+    # Version 3: Korean leaves out a possessive that names the subject (I lost my key -> 나는 열쇠를
+    # 잃어버렸다; take off your shoes -> 신발을 벗으세요).
+    own = {"request": "your", "imperative": "your", "lets": "our"}.get(form)
+    if own is None and c.subj is not None:
+        own = {"i": "my", "you": "your", "we": "our"}.get(c.subj.pron)
+    return [k for k in ko if not (own and k.src is not None and k.src.text == own and k.text in ("내", "너의", "우리"))]
+
+
+def _korean(c, form, topic, conj_w):
     t = c.tense
     pre = []
     for en, ko, _ in c.adjuncts_pre:
@@ -1447,6 +1470,9 @@ def korean(c, form, topic=True, conj_w=None):
         if c.kind == "there":
             kind = "subj"
         subj = subject_tokens(c.subj, kind)
+        if NATURAL and c.kind != "there":  # 나는 어제 ...: a time phrase the English puts last follows the subject
+            pre = [k for _, ko, at in c.adjuncts_pre if at == "front" for k in ko]
+            subj = subj + [k for _, ko, at in c.adjuncts_pre if at != "front" for k in ko]
     freq = [K(c.freq[1])] if c.freq else []
     place = c.place[1] if c.place else []
     adj = []
@@ -1644,6 +1670,8 @@ def read_tsv(path):
 
 
 def build(seed=1, n_train=400000, n_test=2000, n_dev=1000, n_it=300, log=print, v3=0.0):
+    global NATURAL
+    NATURAL = korean_module.NATURAL = v3 > 0
     rng = random.Random(seed)
     gen = Gen(rng)
     reserved = reserved_combos(seed)
@@ -3091,6 +3119,8 @@ def main(argv=None):
     ap.add_argument("--show-v3", type=int, default=0, help="print N version-3 sentences and stop")
     a = ap.parse_args(argv)
     if a.show_v3:
+        global NATURAL
+        NATURAL = korean_module.NATURAL = True
         gen = Gen(random.Random(a.seed * 7919 + 23))
         for _ in range(a.show_v3):
             s = gen.v3_sentence()

@@ -75,6 +75,11 @@ def _bright(syl):
     return split_syllable(syl)[1] in (A, O, YA)
 
 
+# Version 3 (set by corpus.py with `--v3`): adjectives in 있다 / 없다 take 는 before a noun
+# (맛있는); version 2's files wrote 맛있은, and stay as they were.
+NATURAL = False
+
+
 class Predicate:
     """A verb or adjective by its dictionary form; see the module docs for the allomorphs."""
 
@@ -166,9 +171,9 @@ class Predicate:
 
     def attributive_present(self):
         """Before a noun: verbs 먹는, 가는, 사는; adjectives 큰, 작은, 추운."""
-        if self.adjective:
+        if self.adjective and not (NATURAL and self.stem.endswith(("있", "없"))):
             return self.eu("ㄴ", "은")
-        return [self.n, "는"]
+        return [self.n, "는"]  # and 맛있는, 재미없는 (version 3: NATURAL)
 
     def attributive_past(self):
         """Verbs before a noun, past: 먹은, 간, 만든."""
