@@ -12,10 +12,14 @@
 //!
 //! Unknown words survive through attention (the classic attention-based copy, e.g. Luong et
 //! al. 2015, "Addressing the Rare Word Problem in Neural Machine Translation"): when a step
-//! chooses the target `<unk>`, the source position with the largest cross-attention weight at
-//! that step, in the LAST decoder layer and averaged over the heads, is recorded in
-//! [`Step::copy`]. The token stays `<unk>` in [`Decoding::tokens`]; only the printed text
-//! ([`Decoding::text`]) shows the copied source token instead.
+//! chooses the target `<unk>`, the unknown source word (a source `<unk>`) with the largest
+//! cross-attention weight at that step, in the LAST decoder layer and averaged over the heads,
+//! is recorded in [`Step::copy`]. The token stays `<unk>` in [`Decoding::tokens`]; only the
+//! printed text ([`Decoding::text`]) shows the copied source token instead. Each unknown word
+//! is copied once: the candidates are the unknown words not copied yet, and when none is left
+//! (or the source has none) the target `<unk>` is not taken ([`Passed::NothingToCopy`]), so a
+//! translation never prints an unknown word twice, nor a known English word the model meant to
+//! translate. A decoder-only model has no source: its `<unk>` prints as `<unk>`.
 
 use alloc::string::String;
 
@@ -43,10 +47,30 @@ pub struct Step {
     pub cross: Vec<Mat>,
     /// When `token` is the target `<unk>`: the source word it stands for (see the module docs).
     pub copy: Option<SourceCopy>,
-    /// The arg-max of `probs` when it was not taken because it would have made a token, or a
-    /// pair of tokens, come three times in a row ([`repeats`]); `token` is then the most
-    /// probable token that does not.
-    pub blocked: Option<u32>,
+    /// The arg-max of `probs` when it was not taken, and why; `token` is then the most probable
+    /// token that may be taken.
+    pub blocked: Option<Blocked>,
+}
+
+/// A step's arg-max that was passed over ([`Step::blocked`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Blocked {
+    /// The token.
+    pub token: u32,
+    /// Why it was not taken.
+    pub why: Passed,
+}
+
+/// Why a step's arg-max was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum Passed {
+    /// It would have made a token, or a pair of tokens, come three times in a row ([`repeats`]).
+    Repeat,
+    /// It is the target `<unk>`, and every unknown source word has been copied already (or the
+    /// source has none): see the module docs.
+    NothingToCopy,
 }
 
 /// Whether appending `next` to `prefix` makes its last three tokens equal (`a a a`) or its
@@ -70,16 +94,35 @@ enum Printed {
     Copied(usize),
 }
 
-/// The most probable token whose choice does not [`repeat`](repeats) what was printed before
-/// (`printed(token)` says what a token would print), and the arg-max if that was passed over.
-/// At most two tokens can be ruled out at one step (the one completing a triple and the one
-/// completing a pair), so this looks at most three times; the replacement is never one of
-/// `never` (`<bos>`, `<pad>`: tokens the decoder is not trained to write).
-fn choose(probs: &[f32], prefix: &[Printed], printed: impl Fn(u32) -> Printed, never: &[u32]) -> (u32, Option<u32>) {
+/// The most probable token that is not `banned` (the `<unk>` with nothing left to copy) and whose
+/// choice does not [`repeat`](repeats) what was printed before (`printed(token)` says what a
+/// token would print), and the arg-max if that was passed over. At most three tokens can be
+/// ruled out at one step (the banned one, the one completing a triple and the one completing a
+/// pair), so this looks at most four times; the replacement is never one of `never` (`<bos>`,
+/// `<pad>`: tokens the decoder is not trained to write).
+fn choose(
+    probs: &[f32],
+    prefix: &[Printed],
+    printed: impl Fn(u32) -> Printed,
+    never: &[u32],
+    banned: Option<u32>,
+) -> (u32, Option<Blocked>) {
     let top = argmax(probs);
     let mut ruled_out: Vec<u32> = never.to_vec();
     let mut token = top;
-    while repeats(prefix, printed(token)) && ruled_out.len() < never.len() + 2 {
+    let mut why = None; // the arg-max's reason
+    loop {
+        let reason = if Some(token) == banned {
+            Passed::NothingToCopy
+        } else if repeats(prefix, printed(token)) {
+            Passed::Repeat
+        } else {
+            break;
+        };
+        why.get_or_insert(reason);
+        if ruled_out.len() >= never.len() + 3 {
+            break;
+        }
         ruled_out.push(token);
         let mut best: Option<u32> = None;
         for (i, p) in probs.iter().enumerate() {
@@ -90,10 +133,11 @@ fn choose(probs: &[f32], prefix: &[Printed], printed: impl Fn(u32) -> Printed, n
         }
         match best {
             Some(b) => token = b,
-            None => break, // a vocabulary of one or two tokens: nothing else to take
+            None => break, // a vocabulary of one to three tokens: nothing else to take
         }
     }
-    (token, (token != top).then_some(top))
+    let blocked = why.filter(|_| token != top).map(|why| Blocked { token: top, why });
+    (token, blocked)
 }
 
 /// A source token copied into the translation in place of a generated `<unk>`.
@@ -107,16 +151,23 @@ pub struct SourceCopy {
 }
 
 /// The source position a generated `<unk>` copies, from the step's cross-attention rows
-/// (`(h, S)` per decoder layer): the arg-max (first on ties) over the source of the mean over
-/// heads of the last layer's row. `None` without layers or source tokens.
-pub fn copy_source(cross: &[Mat]) -> Option<SourceCopy> {
+/// (`(h, S)` per decoder layer): of the `candidates` (source positions, in order), the one
+/// with the largest mean over heads of the last layer's row (the first on ties). `None`
+/// without layers, heads or candidates; candidates past the source are ignored.
+pub fn copy_source(cross: &[Mat], candidates: &[usize]) -> Option<SourceCopy> {
     let last = cross.last()?; // (h, S)
-    if last.nrows() == 0 || last.ncols() == 0 {
+    if last.nrows() == 0 {
         return None;
     }
-    let mean: Vec<f32> = last.column_iter().map(|c| c.sum() / last.nrows() as f32).collect(); // (S)
-    let source = argmax(&mean) as usize;
-    Some(SourceCopy { source, weight: mean[source] })
+    let mean = |j: usize| last.column(j).sum() / last.nrows() as f32;
+    let mut best: Option<SourceCopy> = None;
+    for &j in candidates.iter().filter(|&&j| j < last.ncols()) {
+        let weight = mean(j);
+        if best.is_none_or(|b| weight > b.weight) {
+            best = Some(SourceCopy { source: j, weight });
+        }
+    }
+    best
 }
 
 /// The result of [`greedy`] (`D` = [`DecoderBody`]: of [`greedy_body`], whose final pass
@@ -190,18 +241,24 @@ pub fn generate(model: &Model, prompt: &[u32], opts: &RunOptions, max_steps: usi
 pub fn greedy_body(model: &Model, src: &[u32], opts: &RunOptions, max_steps: usize) -> Result<Decoding<DecoderBody>> {
     model.decoder_stack()?;
     let encoder = model.encode(src, opts)?;
-    run_greedy(model, Some(encoder), &[model.tokenizer.bos], opts, max_steps)
+    let unknown: Vec<usize> = (0..src.len()).filter(|&j| src[j] == model.tokenizer.src_unk()).collect();
+    run_greedy(model, Some((encoder, unknown)), &[model.tokenizer.bos], opts, max_steps)
 }
 
-/// Greedy decoding after `start` (`<bos>`, or a decoder-only model's prompt), over `encoder`'s
-/// memory when the model has one.
+/// Greedy decoding after `start` (`<bos>`, or a decoder-only model's prompt), over the
+/// encoder's memory when the model has one (with the positions of the source's unknown words,
+/// which `<unk>` copies).
 fn run_greedy(
     model: &Model,
-    encoder: Option<EncoderTrace>,
+    source: Option<(EncoderTrace, Vec<usize>)>,
     start: &[u32],
     opts: &RunOptions,
     max_steps: usize,
 ) -> Result<Decoding<DecoderBody>> {
+    let (encoder, mut uncopied) = match source {
+        Some((e, unknown)) => (Some(e), Some(unknown)),
+        None => (None, None),
+    };
     let h = opts.heads_for(&model.config)?;
     model.check_ids("target", start, model.config.tgt_vocab.len())?;
     let max_steps = max_steps.clamp(1, model.config.max_len.saturating_sub(start.len() - 1).max(1));
@@ -243,14 +300,19 @@ fn run_greedy(
         // this step needs the last row's distribution only: (1, d_model) -> (1, V)
         let logits = model.generate(&row)?;
         let probs = softmax_rows(&logits).as_slice().to_vec(); // one row: storage order is column order
-        let unk_copy = copy_source(&cross);
+                                                               // a translation's <unk> copies an unknown source word not copied yet, or is not taken
+        let unk_copy = uncopied.as_deref().and_then(|c| copy_source(&cross, c));
+        let banned = unk.filter(|_| uncopied.is_some() && unk_copy.is_none());
         let as_printed = |t: u32| match unk_copy {
             Some(c) if Some(t) == unk => Printed::Copied(c.source),
             _ => Printed::Token(t),
         };
-        let (token, blocked) = choose(&probs, &printed, as_printed, &never);
+        let (token, blocked) = choose(&probs, &printed, as_printed, &never, banned);
         printed.push(as_printed(token));
         let copy = if Some(token) == unk { unk_copy } else { None };
+        if let (Some(c), Some(left)) = (copy, uncopied.as_mut()) {
+            left.retain(|&j| j != c.source);
+        }
         steps.push(Step { token, probs, cross, copy, blocked });
         if token == model.tokenizer.eos || steps.len() >= max_steps {
             let tokens = steps.iter().map(|s| s.token).collect();

@@ -85,7 +85,7 @@ pub mod weighted_average;
 pub use config::{
     Activation, Architecture, Config, HeadRef, Matrix as QkMatrix, Override, Positional, RunOptions, Site, Stack,
 };
-pub use decode::{greedy, Decoding, SourceCopy, Step};
+pub use decode::{greedy, Blocked, Decoding, Passed, SourceCopy, Step};
 pub use error::Error;
 pub use model::Model;
 pub use tokenizer::{Encoded, Tokenizer};

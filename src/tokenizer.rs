@@ -300,6 +300,11 @@ impl Tokenizer {
         self.pad
     }
 
+    /// Id of the source vocabulary's `<unk>`: every unknown source word's id.
+    pub fn src_unk(&self) -> u32 {
+        self.src_unk
+    }
+
     /// Id of the target vocabulary's `<unk>`, if it has one.
     pub fn tgt_unk(&self) -> Option<u32> {
         self.tgt_unk

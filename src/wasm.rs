@@ -57,7 +57,7 @@ use wasm_bindgen::JsCast;
 use crate::analysis::{head_importance, staged_rollout, value_weighted_heads};
 use crate::attention::softmax_rows;
 use crate::config::{HeadRef, Matrix, Override, RunOptions, Stack};
-use crate::decode::{greedy_body, top_k, Step};
+use crate::decode::{greedy_body, top_k, Passed, Step};
 use crate::incremental::{Session, Staged, StagedDecoder, StagedEncoder};
 use crate::tokenizer::{split_words, Encoded};
 use crate::trace::{AttentionTrace, EmbeddingTrace, EncoderLayerTrace, FfnTrace, Mat, Residual, Trace};
@@ -230,8 +230,12 @@ struct StepOut<'a> {
     token: &'a str,
     /// The chosen token's probability.
     prob: f32,
-    /// The most probable token when it was passed over because it would repeat, else `null`.
+    /// The most probable token when it was passed over, else `null`.
     blocked: Option<&'a str>,
+    /// Why: `"repeat"` (it would repeat, [`Passed::Repeat`]) or `"copied"` (an `<unk>` with no
+    /// unknown word left to copy, [`Passed::NothingToCopy`]); `null` when `blocked` is.
+    #[serde(rename = "blockedWhy")]
+    blocked_why: Option<&'static str>,
     top: Vec<Candidate<'a>>,
     cross: &'a [Mat],
     /// A generated `<unk>` copies a source word: `{source, weight, word}`, else `null`.
@@ -824,7 +828,11 @@ fn step_out<'a>(model: &'a Model, s: &'a Step, src: &'a [String], span: Option<(
     StepOut {
         token: model.tokenizer.tgt_token(s.token),
         prob: s.probs[s.token as usize],
-        blocked: s.blocked.map(|b| model.tokenizer.tgt_token(b)),
+        blocked: s.blocked.map(|b| model.tokenizer.tgt_token(b.token)),
+        blocked_why: s.blocked.map(|b| match b.why {
+            Passed::Repeat => "repeat",
+            Passed::NothingToCopy => "copied",
+        }),
         top,
         cross: &s.cross,
         copy,

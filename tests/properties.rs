@@ -411,7 +411,8 @@ fn causal_prefixes(
 }
 
 /// Greedy decoding: each step picks the arg-max of its distribution (unless it would repeat a
-/// token or a pair a third time: then the step says so), generation stops at the
+/// token or a pair a third time, or is an `<unk>` with no unknown source word left to copy: then
+/// the step says so), each unknown source word is copied at most once, generation stops at the
 /// first `<eos>` or at `max_steps`, the final trace's decoder input is `<bos>` + every
 /// generated token but the last, and (causal mask on) the final trace's row `t` holds step
 /// `t`'s distribution and cross-attention.
@@ -427,7 +428,16 @@ fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), Tes
     input.extend_from_slice(&dec.tokens[..n - 1]);
     prop_assert_eq!(&dec.trace.decoder().unwrap().embed.ids, &input, "final decoder input");
     let probs = dec.trace.decoder().unwrap().probs();
+    // a generated <unk> copies an unknown source word, each at most once
+    let unk = model.tokenizer.tgt_unk();
+    let unknown: Vec<usize> = (0..c.src.len()).filter(|&j| c.src[j] == model.tokenizer.src_unk()).collect();
+    let copied: Vec<usize> = dec.copies().map(|(_, c)| c.source).collect();
+    for (i, j) in copied.iter().enumerate() {
+        prop_assert!(unknown.contains(j), "copied source {} is not an unknown word ({:?})", j, unknown);
+        prop_assert!(!copied[..i].contains(j), "source {} copied twice: {:?}", j, copied);
+    }
     for (t, step) in dec.steps.iter().enumerate() {
+        prop_assert_eq!(step.copy.is_some(), Some(step.token) == unk, "step {}: a <unk> and only a <unk> copies", t);
         let best = step.probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let prefix = &dec.tokens[..t];
         match step.blocked {
@@ -438,10 +448,32 @@ fn greedy_steps(c: &Case, opts: &RunOptions, max_steps: usize) -> Result<(), Tes
                 t,
                 step.token
             ),
-            Some(b) => {
-                // the arg-max was passed over only because it would repeat; the choice does not
+            Some(attnscope::Blocked { token: b, why }) => {
+                // the arg-max was passed over only because it would repeat, or because it is the
+                // <unk> with every unknown source word copied already; the choice is neither
                 prop_assert_eq!(step.probs[b as usize], best, "step {}: blocked {} is not the arg-max", t, b);
-                prop_assert!(attnscope::decode::repeats(prefix, b), "step {}: {} blocked without repeating", t, b);
+                match why {
+                    attnscope::Passed::Repeat => {
+                        prop_assert!(
+                            attnscope::decode::repeats(prefix, b),
+                            "step {}: {} blocked without repeating",
+                            t,
+                            b
+                        )
+                    }
+                    attnscope::Passed::NothingToCopy => {
+                        prop_assert_eq!(Some(b), unk, "step {}: only <unk> waits for a word to copy", t);
+                        let before: Vec<usize> = dec.steps[..t].iter().filter_map(|s| Some(s.copy?.source)).collect();
+                        prop_assert!(
+                            unknown.iter().all(|j| before.contains(j)),
+                            "step {}: <unk> passed over with {:?} unknown, {:?} copied",
+                            t,
+                            unknown,
+                            before
+                        );
+                    }
+                }
+                prop_assert!(Some(step.token) != unk || step.copy.is_some(), "step {}: a replacement <unk> copies", t);
                 prop_assert!(
                     !attnscope::decode::repeats(prefix, step.token),
                     "step {}: the choice {} repeats",

@@ -130,7 +130,10 @@ export class Decoding {
     this.barsTitle.textContent = this.t("dec.top");
     this.bars.replaceChildren(...probBars(st.top, st.token));
     this.chosen.textContent = this.t("dec.chosen", { token: st.token, p: fmt(st.prob * 100, 1) });
-    if (st.blocked) this.chosen.textContent += ` ${this.t("dec.blocked", { token: st.blocked })}`;
+    if (st.blocked) {
+      const why = st.blockedWhy === "copied" ? "dec.blockedCopied" : "dec.blocked";
+      this.chosen.textContent += ` ${this.t(why, { token: st.blocked })}`;
+    }
     const glue = this.glueText(d.steps, this.step, d.glue);
     this.glue.hidden = !glue;
     this.glue.textContent = glue ?? "";

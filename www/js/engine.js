@@ -141,7 +141,9 @@ import { ASSET, assetBytes, freshInstance, isPanic, warmUp, wasmMemoryBytes } fr
  * @typedef {object} Step
  * @property {string} token
  * @property {number} prob
- * @property {string | null} blocked   the most probable token when passed over as a repeat
+ * @property {string | null} blocked   the most probable token when it was passed over
+ * @property {"repeat" | "copied" | null} blockedWhy   why: it would repeat, or it is an `<unk>` with
+ *   every unknown source word copied already (each is printed once)
  * @property {{token: string, prob: number}[]} top
  * @property {Matrix[]} cross   the cross-attention weights of each layer, one row per head
  * @property {Copy | null} copy
