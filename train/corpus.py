@@ -41,8 +41,8 @@ pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 
 adjective (피곤해 보인다, 피곤해졌다, 점점 더 추워지고 있다); verb + infinitive or gerund (읽는 것을 좋아한다,
 울기 시작했다, 청소해야 한다, 쉬라고 말했다, 그만 말하세요); noun + noun and noun + prepositional
 modifiers (내 수학 시험, 도로 위의 얼음, 방에 있는 사람, 영화의 끝, 커피 두 잔). They come from a random
-stream of their own:
-with `--v3 0` every file is as before.
+stream of their own, and every sentence follows version 3's Korean conventions (`NATURAL`: 나는 어제 ...,
+엄마는, 새 집); with `--v3 0` every file is as before.
 
 Korean is written in the plain style (해라체) as morpheme-like tokens (see `korean.py`): stems and
 nouns are tokens of their own, particles and endings are "glue" tokens printed without a space,
@@ -1717,7 +1717,7 @@ def build(seed=1, n_train=400000, n_test=2000, n_dev=1000, n_it=300, log=print, 
     dev = held["novel"][nt:] + held["plain"][n_test - nt:]
     rng.shuffle(test)
     rng.shuffle(dev)
-    if v3 > 0:  # opt-in, from their own random streams: dev, test and it stay as in version 2
+    if v3 > 0:  # opt-in, from their own random stream (dev, test and it change only by NATURAL)
         train = train + v3_sentences(seed, int(n_train * v3), seen | held_keys, log)
         random.Random(seed * 7919 + 24).shuffle(train)
     log(f"held-out sampling: {attempts} attempts; train {len(train)}, dev {len(dev)}, test {len(test)}, it {len(held['it'])}")
