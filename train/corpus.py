@@ -34,7 +34,9 @@ noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일
 온라인으로, 먼저, 아직, 벌써; every evening -> 매일 저녁, every Sunday -> 일요일마다; today is Monday ->
 오늘은 월요일이다; little brother -> 남동생); noun-dependent senses (머리가 아프다, 문이 열려 있다, 은행은 문을 닫았다, 버스가 꽉
 찼다); because / so + a request (추우니까 창문을 닫으세요); named (맥스라는 개); make + object + adjective
-(나를 슬프게 했다); can / could
+(나를 슬프게 했다); *this one / that one* (이 가방보다); so + adjective + that (너무 추워서 ...); not ... well
+(잘 자지 못했다); two or three verb phrases of one subject (청소하고, 설거지를 하고, 쓰레기를 버렸다); the weather
+beyond version 2 (바람이 분다, 부산은 추웠니?, 눈 오는 날); can / could
 you ... ? and please ... (for me) with the benefactive (보내 줄 수 있니?, 도와주세요); might (올지도 모른다);
 coordinated subjects, objects, adjectives and verb phrases (맥스와 엠마는, 빨갛고 가렵다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
@@ -1365,6 +1367,7 @@ EOPS = Predicate("없다", adjective=True)
 HA = Predicate("하다")
 SIP = Predicate("싶다", adjective=True)
 MAL = Predicate("말다")
+MOTHA = Predicate("못하다")
 ANI = Predicate("아니다", adjective=True)
 
 
@@ -1545,7 +1548,11 @@ def _korean(c, form, topic, conj_w):
             tail = {"request": [K("마세요")], "imperative": [K("마라")], "lets": [K("말자")]}[form]
             return pre + place + adj + obj + manner + body + tail
         return pre + place + adj + obj + manner + finish(v.ko, "pres", form, vw)
-    pred = predicate(final_p, tense, form, final_src, neg, conj_w)
+    if NATURAL and neg and not c.never and c.manner and c.manner[0] == "well" and final_p is v.ko:
+        # version 3: not ... well is 못 (잘 자지 못했다: could not do it well), not 않다
+        pred = kpred(v.ko.consonant("지"), vw) + finish(MOTHA, tense, form, None, conj_w)
+    else:
+        pred = predicate(final_p, tense, form, final_src, neg, conj_w)
     return pre + subj + freq + place + adj + obj + manner + chain + pred
 
 
@@ -2718,22 +2725,40 @@ def _v3_coord(self):
         ko += finish(a2.ko, tense, "final", w2)
         return self.end(en, ko)
     if kind == "vp":
+        # one subject, two or three verb phrases (I cleaned the kitchen, washed the dishes and took
+        # out the trash -> 나는 부엌을 청소하고, 설거지를 하고, 쓰레기를 버렸다): every -고 but the last verb
+        # is tenseless, the last carries the tense
         c1 = self._v3_clause(["past", "past", "pres", "fut"])
         c1.neg, c1.never, c1.freq = False, False, None
-        c2 = self.clause(subj=c1.subj, kinds=["verb"], tense=c1.tense, allow_neg=False)
-        c2.adjuncts_pre, c2.never, c2.freq, c2.neg = [], False, None, False
-        if c2.kind != "verb":
-            return self._v3_coord()
-        e1 = english(c1, r)
-        e2 = english(c2, r)
-        # drop the repeated subject (and the shared will) from the second verb phrase
-        j = next(j for j, w in enumerate(e2) if w is c2.main_w)
-        e2 = e2[j:]
-        en = e1 + [aw] + e2
-        ko1 = korean(c1, "and", topic=True, conj_w=aw)
-        ko2 = korean(c2, "final", topic=True)
-        k = len(subject_tokens(c2.subj, "topic"))
-        return self.end(en, ko1 + ko2[k:])
+        rest = []
+        for _ in range(2 if r.random() < 0.35 else 1):
+            c2 = self.clause(subj=c1.subj, kinds=["verb"], tense=c1.tense, allow_neg=False)
+            c2.adjuncts_pre, c2.never, c2.freq, c2.neg = [], False, None, False
+            if c2.kind != "verb":
+                return self._v3_coord()
+            rest.append(c2)
+        en = english(c1, r)
+        for i, c2 in enumerate(rest):
+            e2 = english(c2, r)
+            # drop the repeated subject (and the shared will) from a later verb phrase
+            j = next(j for j, w in enumerate(e2) if w is c2.main_w)
+            last = i == len(rest) - 1
+            en += ([aw] if last else [W(",", attach=True)]) + e2[j:]
+        tense = c1.tense
+        c1.tense = "pres"
+        ko = korean(c1, "and", topic=True, conj_w=aw if len(rest) == 1 else None)
+        c1.tense = tense
+        for i, c2 in enumerate(rest):
+            last = i == len(rest) - 1
+            if last:
+                ko2 = korean(c2, "final", topic=True)
+            else:
+                c2.tense = "pres"
+                ko2 = korean(c2, "and", topic=True, conj_w=aw)
+                c2.tense = tense
+            k = len(subject_tokens(c2.subj, "topic"))
+            ko += ([K(",")] if len(rest) == 2 else []) + ko2[k:]
+        return self.end(en, ko)
     c = self._v3_clause(["past", "pres", "fut", "can", "want"], drop_time=False)
     if kind == "subj":
         np1 = c.subj
@@ -3047,10 +3072,118 @@ def _v3_make(self):
     return self.end(en, ko)
 
 
+def _v3_one(self):
+    """*one* for a noun said before: That bag is cheaper than this one -> 그 가방은 이 가방보다 더 싸다 (Korean
+    names the noun again; it aligns to the noun it repeats, as a resolved pronoun does)."""
+    r = self.rng
+    noun = self.pick_noun({"object", "clothes", "furniture", "vehicle", "food"})
+    if noun.plural == "-":
+        return self._v3_one()
+    d1, d2 = r.choice([("this", "that"), ("that", "this")])
+    subj = self.np_noun(noun, number="sg", det=d1, rel=False)
+    c = self.clause(subj=subj, kinds=["comp"])
+    if c.kind != "comp":
+        return self._v3_one()
+    dw, ow = W(d2), W("one")
+    c.compl = NP([dw, ow], [K(DETS[d2], dw), K(noun.ko, subj.head_w)], ow, noun.ko, noun.cls, "sg", None, noun=noun)
+    return self.end(english(c, r), korean(c, "final", topic=True))
+
+
+def _v3_sothat(self):
+    """so + adjective + that: The bag was so heavy that I couldn't carry it -> 가방이 너무 무거워서 나는 ...
+    수 없었다; It was so cold that we stayed home -> 너무 추워서 우리는 집에 있었다 (the cause first, in -아서,
+    which takes no tense; 너무 for *so*)."""
+    r = self.rng
+    tense = r.choice(["pres", "past", "past"])
+    sw, tw = W("so"), W("that")
+    if r.random() < 0.35:  # the weather: it is so cold that ...
+        en_adj, ko_adj, irr = r.choice(WEATHER_ADJS[:4])
+        aw = W(en_adj)
+        en1 = [W("it"), W("is" if tense == "pres" else "was"), sw, aw]
+        if tense == "pres" and r.random() < 0.5:
+            en1 = [W("it"), W("'s", attach=True), sw, aw]
+        ko1 = [K("너무", sw)]
+        p = Predicate(ko_adj, irr, adjective=True)
+    else:
+        c1 = self.clause(kinds=["adj"], tense=tense)
+        if c1.kind != "adj" or c1.subj.pron == "dummy":
+            return self._v3_sothat()
+        c1.degree, c1.neg, c1.tense, c1.place = None, False, tense, None
+        en1 = english(c1, r)
+        aw = c1.adj_word
+        i = next(i for i, w in enumerate(en1) if w is aw)
+        en1 = en1[:i] + [sw] + en1[i:]
+        ko1 = subject_tokens(c1.subj, "subj") + [K("너무", sw)]
+        p = c1.adj.ko
+    ko1 += [K(p.c, aw, stem=True), K("서", tw, glue=True)]
+    c2 = self._v3_clause(["past", "could"] if tense == "past" else ["pres", "can"])
+    c2.neg = c2.tense in ("can", "could") and r.random() < 0.6
+    return self.end(en1 + [tw] + english(c2, r), ko1 + korean(c2, "final", topic=True))
+
+
+def _v3_weather(self):
+    """The weather beyond version 2: It's windy -> 바람이 분다; Was it cold in Busan? -> 부산은 추웠니? (the
+    place is the topic); It's windy and cold outside -> 밖은 바람이 불고 춥다; snowy / rainy days -> 눈 오는 날."""
+    r = self.rng
+    L = self.L
+    tense = r.choice(["pres", "past", "pres", "fut"])
+    if r.random() < 0.2:  # I like snowy days -> 나는 눈 오는 날을 좋아한다
+        subj = self.np_any({"person"})
+        vw = W(r.choice(["like", "hate", "love"]))
+        ko_v = {"like": "좋아하다", "hate": "싫어하다", "love": "사랑하다"}[vw.text]
+        if subj.third_sg():
+            vw.text += "s"
+        aw = W(r.choice(["snowy", "rainy", "sunny", "windy"]))
+        dw = W("days")
+        adj_ko = {"snowy": [K("눈", aw), K("오", None, stem=True), K("는", glue=True)],
+                  "rainy": [K("비", aw), K("오", None, stem=True), K("는", glue=True)],
+                  "sunny": [K("맑", aw, stem=True), K("은", glue=True)],
+                  "windy": [K("바람", aw), K("부", None, stem=True), K("는", glue=True)]}[aw.text]
+        ko = subject_tokens(subj, "topic") + adj_ko + [K("날", dw), K("을")] + kpred(Predicate(ko_v).present(), vw)
+        return self.end(subj.en + [vw, aw, dw], ko)
+    itw = W("it")
+    forms = {"pres": ["is"], "past": ["was"], "fut": ["will", "be"]}[tense]
+    en = [itw] + [W(f) for f in forms]
+    parts = []  # (english words, korean predicate: Predicate, its English word, noun tokens before it)
+    for _ in range(2 if r.random() < 0.3 else 1):
+        if r.random() < 0.4 and not any(p[0] == "windy" for p in parts):
+            ww = W("windy")
+            parts.append(("windy", Predicate("불다"), ww, [K("바람", ww), K("이")]))
+        else:
+            en_adj, ko_adj, irr = r.choice(WEATHER_ADJS)
+            if any(p[0] == en_adj for p in parts):
+                continue
+            aw = W(en_adj)
+            parts.append((en_adj, Predicate(ko_adj, irr, adjective=True), aw, []))
+    for i, (_, _, w, _) in enumerate(parts):
+        en += ([W("and")] if i else []) + [w]
+    topic = []
+    if r.random() < 0.6:
+        if r.random() < 0.6:
+            pl = r.choice([p for p in L.places if p.proper and p.cls == "place"])
+            pw = W(pl.en, cap=True)
+            en += [W("in"), pw]
+            topic = [K(pl.ko, pw), K(particle("topic", pl.ko))]
+        else:
+            e, k = r.choice([("outside", "밖"), ("here", "여기"), ("there", "거기")])
+            pw = W(e)
+            en += [pw]
+            topic = [K(k, pw), K(particle("topic", k))]
+    question = r.random() < 0.3
+    if question:
+        en = en[1:2] + [itw] + en[2:]
+    ko = list(topic)
+    for i, (_, p, w, noun) in enumerate(parts):
+        last = i == len(parts) - 1
+        form = ("question" if question else "final") if last else "and"
+        ko += noun + finish(p, tense if last else "pres", form, w)
+    return self.end(en, ko, "?" if question else ".")
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
             ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12),
-            ("nikka", 8), ("named", 5), ("make", 5)]
+            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6)]
 
 
 def _v3_sentence(self):
