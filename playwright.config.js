@@ -24,7 +24,8 @@ export default defineConfig({
   testDir: "tests/e2e",
   testMatch: /.*\.spec\.js$/,
   outputDir: "test-results",
-  workers: 1,
+  // two pages at a time (E2E_WORKERS=1 for one): each spec file runs in one worker, in order
+  workers: Math.max(1, Number(process.env.E2E_WORKERS || 2)),
   retries: 0,
   fullyParallel: false,
   timeout: 60_000 * SLOW,

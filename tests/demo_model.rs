@@ -28,9 +28,11 @@ fn model_bytes() -> Vec<u8> {
 }
 
 /// A held-out set written by `train/corpus.py`: (English, Korean tokens, gold source index per
-/// Korean token or -1).
+/// Korean token or -1). From `tests/data/`, or from the folder named by `ATTNSCOPE_HELD_OUT`
+/// (a candidate model's own sets: a version-3 corpus writes its test and *it* files elsewhere).
 fn held_out(file: &str) -> Vec<(String, Vec<String>, Vec<i64>)> {
-    let text = std::fs::read_to_string(root().join("tests/data").join(file)).unwrap();
+    let dir = std::env::var_os("ATTNSCOPE_HELD_OUT").map_or_else(|| root().join("tests/data"), PathBuf::from);
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
     text.lines()
         .skip(1)
         .map(|line| {

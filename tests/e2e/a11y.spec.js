@@ -40,6 +40,7 @@ test("axe: the lab, by default and after a translation", async ({ page, watch },
 });
 
 test("axe: the lab after a W_Q drag, with tables shown, and with the Embed this dialog open", async ({ page, watch }, testInfo) => {
+  test.setTimeout(120_000 * SLOW); // several axe passes
   await openApp(page);
   const wq = page.getByRole("slider", { name: /^W_Q cells of / });
   await wq.scrollIntoViewIfNeeded();
@@ -71,6 +72,7 @@ test("axe: the lab in Korean", async ({ page, watch }, testInfo) => {
 
 for (const lang of ["en", "ko"]) {
   test(`axe: the lesson (${lang})`, async ({ page }, testInfo) => {
+    test.setTimeout(120_000 * SLOW); // axe over the whole lesson: half a minute on one core
     await openLesson(page, lang === "ko" ? "?lang=ko" : "");
     await expectNoViolations(page, testInfo, `lesson-${lang}`);
   });
@@ -89,6 +91,7 @@ test.describe("on a phone", () => {
 });
 
 test("axe: the training playground, at step 0 and trained, in English and Korean, at a phone's width too", async ({ page, watch }, testInfo) => {
+  test.setTimeout(120_000 * SLOW); // several axe passes
   for (const [lang, width] of [["en", 1280], ["ko", 1280], ["en", 390]]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/train.html?lang=${lang}`);

@@ -7,6 +7,7 @@ const EDGE = ["NaN", "Infinity", "-Infinity", "1e308", "-0", "-1", "0", "9999999
 const NUMERIC = ["layer", "head", "q", "step", "heads"];
 
 test("numbers at the edges in every numeric field, query or fragment: a working view, no error", async ({ page, watch }) => {
+  test.setTimeout(120_000 * SLOW); // 24 page loads
   for (const v of EDGE) {
     const fields = NUMERIC.map((k) => `${k}=${encodeURIComponent(v)}`).join("&");
     for (const url of [`/?${fields}&stack=decoder_cross`, `/#${fields}&stack=decoder_self`]) {

@@ -1,5 +1,5 @@
 // The W_Q / W_K editor and the weighted-average panel.
-import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint } from "./fixtures.js";
+import { test, expect, openApp, shot, expectClean, readTable, heatmapName, cellPoint, watchRetranslations, editsSettled } from "./fixtures.js";
 
 /** The weighted-average table: every term row w_ij * v_j and the engine's output row. */
 async function readAverage(page) {
@@ -272,5 +272,47 @@ test("item 9: the W_Q/W_K editor's map stays in view beside the grids and covers
   await page.getByRole("button", { name: "한국어" }).click();
   await expect(why).toContainText("지도가 거의 안 움직였나요?");
   await expect(why.getByRole("link", { name: "4b에서 차원별로 보기 ↓" })).toHaveAttribute("href", "#sec-dot");
+  expectClean(watch);
+});
+
+test("after a drag, the all-heads grid (repainted map by map) shows exactly what a fresh page with the same edit draws", async ({ page, watch }) => {
+  const viewport = { width: 1400, height: 2300 };
+  await page.setViewportSize(viewport);
+  await openApp(page, "?debug=1&stack=encoder&layer=2&head=1");
+  await watchRetranslations(page);
+  const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 2, head 1/ });
+  const title = await page.locator(".qk-q .qk-title").textContent();
+  const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
+  // the grid and the W_Q editor both on screen (the page may still scroll itself while it
+  // settles: scroll until it stays), and the point to drag on the editor's canvas
+  const grid = page.locator("#headgrid canvas");
+  await expect
+    .poll(async () => {
+      await page.evaluate(() => window.scrollTo(0, document.querySelector("#heatmap-main canvas").getBoundingClientRect().top + scrollY - 20));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const p = await cellPoint(wq, 2, 5, rows, cols);
+      const onCanvas = await wq.evaluate((c, { x, y }) => document.elementFromPoint(x, y) === c, p);
+      const gridBox = await grid.boundingBox();
+      return onCanvas && gridBox !== null && gridBox.y >= 0 && gridBox.y + gridBox.height <= viewport.height;
+    })
+    .toBe(true);
+  const before = await grid.evaluate((c) => c.toDataURL());
+  const p = await cellPoint(wq, 2, 5, rows, cols);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(p.x, p.y - i * 8);
+  await page.mouse.up();
+  await editsSettled(page);
+  const after = await grid.evaluate((c) => c.toDataURL());
+  expect(after).not.toEqual(before);
+  // the same state in a page of its own paints every map from scratch
+  const fresh = await page.context().newPage();
+  await fresh.setViewportSize(viewport);
+  await fresh.goto(page.url());
+  await expect(fresh.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await fresh.locator("#headgrid").scrollIntoViewIfNeeded();
+  await fresh.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL())).toEqual(after);
+  await fresh.close();
   expectClean(watch);
 });

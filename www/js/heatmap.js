@@ -470,6 +470,8 @@ export class HeadGrid {
       this.draw();
     }).observe(this.root);
     this.gate = paintGate(this.root, () => this.draw());
+    /** @type {{rects: any, mats: any[][], off: boolean[][]} | null} what the canvas shows */
+    this.drawn = null;
   }
 
   /**
@@ -531,15 +533,30 @@ export class HeadGrid {
       }
       this.size = { w, h };
     }
+    const before = `${this.canvas.width}x${this.canvas.height}`;
     const g = sizeCanvas(this.canvas, this.size.w, this.size.h);
-    g.clearRect(0, 0, this.size.w, this.size.h);
+    // only the maps that changed since the last paint (an edit in layer 6 leaves layers 1 - 5
+    // as they were: the same matrix objects); everything after a resize or relayout
+    const full = !this.drawn || this.drawn.rects !== this.rects || before !== `${this.canvas.width}x${this.canvas.height}`;
+    if (full) {
+      g.clearRect(0, 0, this.size.w, this.size.h);
+      this.drawn = { rects: this.rects, mats: [], off: [] };
+    }
+    const drawn = this.drawn;
     const pad = 5; // inside the button's border and padding
     for (let l = 0; l < d.layers.length; l++) {
+      drawn.mats[l] ||= [];
+      drawn.off[l] ||= [];
       for (let h = 0; h < d.layers[l].length; h++) {
         const r = this.rects[l]?.[h];
         if (!r) continue;
+        const off = !!d.off?.[l]?.[h];
+        if (drawn.mats[l][h] === d.layers[l][h] && drawn.off[l][h] === off) continue;
+        drawn.mats[l][h] = d.layers[l][h];
+        drawn.off[l][h] = off;
+        if (!full) g.clearRect(r.x, r.y, r.w, r.h);
         paintCells(g, d.layers[l][h], r.x + pad, r.y + pad, r.w - 2 * pad, r.h - 2 * pad, seqRGBA);
-        if (d.off?.[l]?.[h]) {
+        if (off) {
           // a knocked-out head: still computed (its map is what it would attend to), but its
           // output is dropped; veiled and struck through
           g.fillStyle = "rgba(255,255,255,0.72)";
