@@ -36,7 +36,7 @@ noun (점심 후에, 시험 전에), by / until / since / from ... to (금요일
 찼다); because / so + a request (추우니까 창문을 닫으세요); named (맥스라는 개); make + object + adjective
 (나를 슬프게 했다); *this one / that one* (이 가방보다); so + adjective + that (너무 추워서 ...); not ... well
 (잘 자지 못했다); two or three verb phrases of one subject (청소하고, 설거지를 하고, 쓰레기를 버렸다); the weather
-beyond version 2 (바람이 분다, 부산은 추웠니?, 눈 오는 날); can / could
+beyond version 2 (바람이 분다, 부산은 추웠니?, 눈 오는 날); left / forgot X at home (집에 X를 두고 왔다); can / could
 you ... ? and please ... (for me) with the benefactive (보내 줄 수 있니?, 도와주세요); might (올지도 모른다);
 coordinated subjects, objects, adjectives and verb phrases (맥스와 엠마는, 빨갛고 가렵다); fixed expressions and object-dependent verbs (`lexicon/expressions.tsv`: take
 pictures -> 사진을 찍다, wear a hat -> 모자를 쓰다, play the piano -> 피아노를 치다); look / feel / get +
@@ -1458,7 +1458,15 @@ def korean(c, form, topic=True, conj_w=None):
     # 잃어버렸다; take off your shoes -> 신발을 벗으세요).
     own = {"request": "your", "imperative": "your", "lets": "our"}.get(form)
     if own is None and c.subj is not None:
-        own = {"i": "my", "you": "your", "we": "our"}.get(c.subj.pron)
+        own = OWN.get(c.subj.pron)
+    return drop_own(ko, own)
+
+
+OWN = {"i": "my", "you": "your", "we": "our"}  # a subject pronoun and its possessive
+
+
+def drop_own(ko, own):
+    """`ko` without the Korean of the possessive `own` ("my", "your", "our"; None: as it is)."""
     return [k for k in ko if not (own and k.src is not None and k.src.text == own and k.text in ("내", "너의", "우리"))]
 
 
@@ -3180,10 +3188,37 @@ def _v3_weather(self):
     return self.end(en, ko, "?" if question else ".")
 
 
+LEFT_AT = [("at home", ["집"]), ("at school", ["학교"]), ("on the table", ["탁자", "위"]), ("on the bus", ["버스"]),
+           ("in the car", ["차"]), ("at the office", ["사무실"]), ("in the classroom", ["교실"]),
+           ("on the desk", ["책상", "위"]), ("at the restaurant", ["식당"])]
+
+
+def _v3_left(self):
+    """left / forgot + a thing + a place, the sense 두고 오다: I left my phone on the table -> 나는 탁자 위에 휴대폰을
+    두고 왔다; She forgot her umbrella at school -> 그녀는 학교에 우산을 두고 왔다."""
+    r = self.rng
+    subj = self.np_any({"person"})
+    obj = self.np_noun(self.pick_noun({"object", "clothes"}), number="sg", rel=False)
+    vw = W(r.choice(["left", "forgot", "left"]))
+    e, ks = r.choice(LEFT_AT)
+    pen = words(e)
+    content = [w for w in pen if w.text not in ("at", "on", "in", "the")]
+    place = [K(ks[0], content[0])] + [K(k) for k in ks[1:]] + [K("에")]
+    neg = r.random() < 0.15
+    en = subj.en + ([W("did"), W("n't", attach=True), W("leave" if vw.text == "left" else "forget")] if neg else [vw]) + obj.en + pen
+    if neg:
+        vw = en[len(subj.en) + 2]
+    obj_ko = obj.ko + [K(particle("obj", last_head(obj)))]
+    order = place + obj_ko if r.random() < 0.6 else obj_ko + place
+    ko = subject_tokens(subj, "topic") + order + [K("두", vw, stem=True), K("고", glue=True)]
+    ko += predicate(Predicate("오다"), "past", "final", None, neg, None)
+    return self.end(en, drop_own(ko, OWN.get(subj.pron)))
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
             ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12),
-            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6)]
+            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6), ("left", 5)]
 
 
 def _v3_sentence(self):
