@@ -59,6 +59,9 @@ pub struct StagedEncoder {
     pub layers: Vec<Rc<EncoderLayerTrace>>,
     /// The memory `(S, d_model)`.
     pub memory: Rc<Mat>,
+    /// After [`Session::encode_through`] stopped early: the first layer that, like every layer
+    /// after it and the memory, is an earlier run's, not yet recomputed for this run's inputs.
+    pub stale_from: Option<usize>,
 }
 
 /// One decoder layer, sublayer by sublayer (the fields of [`DecoderLayerTrace`]).
@@ -244,6 +247,9 @@ pub struct Session {
     dec_embed: Slot<EmbeddingTrace>,
     dec_layers: Vec<DecoderSlots>,
     output: Slot<Mat>,
+    /// The first encoder layer an [`Session::encode_through`] left old: it and every later
+    /// stage are recomputed by the next encode that reaches them, whatever their keys say.
+    enc_stale_from: Option<usize>,
 }
 
 impl Session {
@@ -256,11 +262,36 @@ impl Session {
     /// inputs. Checks like [`Model::encode`]; an error leaves the session usable.
     pub fn encode(&mut self, model: &Model, src: &[u32], opts: &RunOptions) -> Result<StagedEncoder> {
         opts.validate(&model.config)?;
-        self.encode_stages(model, src, opts)
+        self.encode_stages(model, src, opts, None)
     }
 
-    /// [`Session::encode`] with `opts` already validated (a run validates them once).
-    fn encode_stages(&mut self, model: &Model, src: &[u32], opts: &RunOptions) -> Result<StagedEncoder> {
+    /// [`Session::encode`] that recomputes no layer after `last` (0-based): when a layer after
+    /// it would need recomputing, that layer, every later one and the memory come back as the
+    /// last run's (`stale_from` names the first), and a later encode recomputes them. A page
+    /// that reruns the model every frame while a cell of layer `last` is dragged can paint
+    /// that layer within the frame and catch up with the rest in the frames after (raising
+    /// `last` by one each time, say). Where no earlier run left a layer to show, it is
+    /// computed, so the result always has every stage.
+    pub fn encode_through(
+        &mut self,
+        model: &Model,
+        src: &[u32],
+        opts: &RunOptions,
+        last: usize,
+    ) -> Result<StagedEncoder> {
+        opts.validate(&model.config)?;
+        self.encode_stages(model, src, opts, Some(last))
+    }
+
+    /// [`Session::encode`] (through every layer, or through `last`) with `opts` already
+    /// validated (a run validates them once).
+    fn encode_stages(
+        &mut self,
+        model: &Model,
+        src: &[u32],
+        opts: &RunOptions,
+        last: Option<usize>,
+    ) -> Result<StagedEncoder> {
         let h = opts.heads_for(&model.config)?;
         model.check_ids("source", src, model.config.src_vocab.len())?;
         let enc = model.encoder_stack()?;
@@ -269,8 +300,23 @@ impl Session {
         let key = Key { ids: src.to_vec(), positional: opts.positional, add_norm, ..Key::default() };
         let embed = stage(&mut self.enc_embed, key, &mut dirty, || enc.embed.forward(src, opts.positional));
         self.enc_layers.resize_with(enc.layers.len(), || None);
+        let was_stale = self.enc_stale_from;
+        // stop early only where every stage left unrecomputed has an earlier run's to show
+        let cut = last.filter(|&last| {
+            let after = self.enc_layers.get(last + 1..);
+            self.memory.is_some() && after.is_some_and(|after| after.iter().all(Option::is_some))
+        });
+        let mut stale_from = None;
         let mut layers: Vec<Rc<EncoderLayerTrace>> = Vec::with_capacity(enc.layers.len());
         for (l, (layer, slot)) in enc.layers.iter().zip(self.enc_layers.iter_mut()).enumerate() {
+            dirty |= was_stale == Some(l); // an earlier encode left this layer and the rest old
+            if let (Some(last), Some((_, old))) = (cut, slot.as_ref()) {
+                if l > last && (dirty || stale_from.is_some()) {
+                    stale_from.get_or_insert(l);
+                    layers.push(Rc::clone(old));
+                    continue;
+                }
+            }
             let x: &DMatrix<f32> = match layers.last() {
                 Some(before) => before.ffn.output(),
                 None => &embed.input,
@@ -280,12 +326,16 @@ impl Session {
             let trace = stage(slot, key, &mut dirty, || layer.forward(x, h, opts, enc.norm_first, &edits));
             layers.push(trace);
         }
+        self.enc_stale_from = stale_from;
+        if let (Some(_), Some((_, old))) = (stale_from, &self.memory) {
+            return Ok(StagedEncoder { embed, layers, memory: Rc::clone(old), stale_from });
+        }
         let last: &DMatrix<f32> = layers.last().map_or(&embed.input, |l| l.ffn.output());
         let memory = stage(&mut self.memory, Key::default(), &mut dirty, || {
             Mat(final_norm(enc.norm.as_ref(), opts, last.clone()))
         }); // (S, d_model)
         finite("the encoder memory", &memory)?;
-        Ok(StagedEncoder { embed, layers, memory })
+        Ok(StagedEncoder { embed, layers, memory, stale_from: None })
     }
 
     /// The whole run over source ids `(S)` and decoder input ids `(T)` (a side the model lacks
@@ -303,7 +353,7 @@ impl Session {
             return Err(input_err!("this encoder-only model reads no target"));
         }
         let encoder = match model.encoder {
-            Some(_) => Some(self.encode_stages(model, src, opts)?),
+            Some(_) => Some(self.encode_stages(model, src, opts, None)?),
             None => None,
         };
         let decoder = match model.decoder {

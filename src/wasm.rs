@@ -104,6 +104,12 @@ struct Batch {
     used: usize,
     /// Each matrix's JS object, and where its values start.
     parts: Vec<(Object, usize)>,
+    /// The buffer the last [`Batch::finish`] filled (whole, not only the part used), for the
+    /// [`Slot`] that shows it to keep: what [`Lab::recycle_trace`] hands back.
+    made: Option<js_sys::Float32Array>,
+    /// Buffers of traces handed back by [`Lab::recycle_trace`], for the next batches to fill
+    /// instead of new ones; emptied when the run that follows ends.
+    pool: Vec<js_sys::Float32Array>,
 }
 
 impl Batch {
@@ -124,13 +130,30 @@ impl Batch {
         Ok(o.into())
     }
 
-    /// One `Float32Array` of every value, each object's `data` its part of it; the batch is
-    /// empty and inactive after, whatever happens.
+    /// One `Float32Array` of every value, each object's `data` its part of it: the smallest
+    /// recycled buffer that holds them, else a new one. The batch is empty and inactive after,
+    /// whatever happens.
     fn finish(&mut self) -> Result<(), JsValue> {
         self.active = false;
         let parts = core::mem::take(&mut self.parts);
         let end = core::mem::take(&mut self.used);
-        let all = js_sys::Float32Array::from(&self.values[..end]);
+        let fits = (end > 0).then(|| {
+            let fit = self.pool.iter().enumerate().filter(|(_, b)| b.length() as usize >= end);
+            fit.min_by_key(|(_, b)| b.length()).map(|(i, _)| i)
+        });
+        let (buffer, all) = match fits.flatten() {
+            Some(i) => {
+                let buffer = self.pool.swap_remove(i);
+                let all = buffer.subarray(0, end as u32);
+                all.copy_from(&self.values[..end]);
+                (buffer, all)
+            }
+            None => {
+                let all = js_sys::Float32Array::from(&self.values[..end]);
+                (all.clone(), all)
+            }
+        };
+        self.made = (end > 0).then_some(buffer);
         KEYS.with(|[_, _, data]| {
             for (i, (o, start)) in parts.iter().enumerate() {
                 let stop = parts.get(i + 1).map_or(end, |p| p.1);
@@ -616,20 +639,21 @@ impl Lab {
     /// `data`). A key reads only while its stage is current: a later run that recomputes the
     /// stage makes it an error. Without `matrix` every matrix holds its copy, readable forever.
     pub fn run(&self, matrix: Option<Function>) -> Result<JsValue, JsError> {
-        let staged = self.staged()?;
-        let mut shown = self.shown.borrow_mut();
-        let make = matrix.as_ref();
-        let mut fields = alloc::vec![("heads", JsValue::from(staged.heads))];
-        if let Some(encoder) = &staged.encoder {
-            fields.push(("encoder", shown.encoder(encoder, &self.model, make)?));
-        }
-        if let Some(decoder) = &staged.decoder {
-            fields.push(("decoder", shown.decoder(decoder, &self.model, make)?));
-        }
-        let trace = obj(&fields)?;
-        let tok = &self.model.tokenizer;
-        let tokens: Vec<&str> = self.target.iter().map(|&t| tok.tgt_token(t)).collect();
-        obj(&[("decoder_tokens", to_js(&tokens)?), ("trace", trace)])
+        let out = self.run_now(matrix);
+        BATCH.with(|b| b.borrow_mut().pool.clear()); // recycled buffers this run did not need
+        out
+    }
+
+    /// Hand back the memory of every trace this lab's runs returned so far: the next
+    /// [`Lab::run`] or [`Lab::run_encoder`] without a maker writes its matrices into those
+    /// buffers, overwriting them, instead of asking the browser for new memory (a fresh buffer
+    /// costs several times the copy into it: for MiniLM's 128-token trace, about 26 MB, some
+    /// 25 ms against 4 ms in Chromium). Call it when the earlier traces are no longer read, as
+    /// a loop that runs every frame would; the next run converts every stage afresh (none
+    /// comes back as an earlier run's object) and a trace read after it shows the new values.
+    #[wasm_bindgen(js_name = recycleTrace)]
+    pub fn recycle_trace(&self) {
+        self.shown.borrow_mut().recycle();
     }
 
     /// The values of a frame's matrix (see [`Lab::run`]), row-major, while its stage is current.
@@ -684,14 +708,28 @@ impl Lab {
     /// `{heads, encoder}` (the `trace.encoder` of [`Lab::run`]). For redrawing encoder
     /// attention while an encoder W_Q/W_K cell is dragged, without running the decoder.
     /// Incremental like [`Lab::run`], and a frame like it when given `matrix`.
+    ///
+    /// With `through` (a 0-based layer), no layer after it is recomputed: where one would need
+    /// it, that layer, every later one and the memory are the last run's, and `staleFrom`
+    /// names the first of them (else `null`); a later run catches up (see
+    /// [`crate::incremental::Session::encode_through`]). So a drag of a large model's first
+    /// layer can paint that layer within the frame and the layers after it in the next frames.
     #[wasm_bindgen(js_name = runEncoder)]
-    pub fn run_encoder(&self, matrix: Option<Function>) -> Result<JsValue, JsError> {
+    pub fn run_encoder(&self, matrix: Option<Function>, through: Option<u32>) -> Result<JsValue, JsError> {
         self.need_source()?;
         let heads = self.opts.heads_for(&self.model.config).map_err(err)?;
         self.model.encoder_stack().map_err(err)?;
-        let encoder = self.session.borrow_mut().encode(&self.model, &self.source.ids, &self.opts).map_err(err)?;
-        let encoder = self.shown.borrow_mut().encoder(&encoder, &self.model, matrix.as_ref())?;
-        obj(&[("heads", heads.into()), ("encoder", encoder)])
+        let mut session = self.session.borrow_mut();
+        let (ids, opts) = (&self.source.ids, &self.opts);
+        let encoder = match through {
+            Some(last) => session.encode_through(&self.model, ids, opts, last as usize),
+            None => session.encode(&self.model, ids, opts),
+        };
+        let encoder = encoder.map_err(err)?;
+        let stale_from = encoder.stale_from.map_or(JsValue::NULL, |l| JsValue::from(l as u32));
+        let shown = self.shown.borrow_mut().encoder(&encoder, &self.model, matrix.as_ref());
+        BATCH.with(|b| b.borrow_mut().pool.clear());
+        obj(&[("heads", heads.into()), ("encoder", shown?), ("staleFrom", stale_from)])
     }
 
     /// Which heads the current translation depends on (see [`crate::analysis::head_importance`]):
@@ -785,6 +823,24 @@ impl Lab {
 }
 
 impl Lab {
+    /// [`Lab::run`]'s pass and conversion.
+    fn run_now(&self, matrix: Option<Function>) -> Result<JsValue, JsError> {
+        let staged = self.staged()?;
+        let mut shown = self.shown.borrow_mut();
+        let make = matrix.as_ref();
+        let mut fields = alloc::vec![("heads", JsValue::from(staged.heads))];
+        if let Some(encoder) = &staged.encoder {
+            fields.push(("encoder", shown.encoder(encoder, &self.model, make)?));
+        }
+        if let Some(decoder) = &staged.decoder {
+            fields.push(("decoder", shown.decoder(decoder, &self.model, make)?));
+        }
+        let trace = obj(&fields)?;
+        let tok = &self.model.tokenizer;
+        let tokens: Vec<&str> = self.target.iter().map(|&t| tok.tgt_token(t)).collect();
+        obj(&[("decoder_tokens", to_js(&tokens)?), ("trace", trace)])
+    }
+
     /// The current run's stages (incremental: nothing is recomputed when nothing changed).
     fn staged(&self) -> Result<Staged, JsError> {
         self.need_source()?;
@@ -908,7 +964,9 @@ std::thread_local! {
     /// A batched matrix's keys, made once (a new JS string per use cost more than the copy of a
     /// small matrix).
     static KEYS: [JsValue; 3] = ["rows", "cols", "data"].map(JsValue::from_str);
-    static BATCH: RefCell<Batch> = const { RefCell::new(Batch { active: false, values: Vec::new(), used: 0, parts: Vec::new() }) };
+    static BATCH: RefCell<Batch> = const {
+        RefCell::new(Batch { active: false, values: Vec::new(), used: 0, parts: Vec::new(), made: None, pool: Vec::new() })
+    };
 }
 
 /// One stage's JS object, kept while the stage is the same `Rc` (the session reused it).
@@ -918,11 +976,13 @@ struct Slot<T> {
     /// The keys of the stage's frame matrices: `first + i` is `mats[i]`, an address inside the
     /// stage `shown` holds. Dropped with that stage.
     keys: Option<(u64, Vec<*const Mat>)>,
+    /// The buffer of the copies `shown` holds (see `Batch`), for [`Lab::recycle_trace`].
+    buffer: Option<js_sys::Float32Array>,
 }
 
 impl<T> Default for Slot<T> {
     fn default() -> Self {
-        Slot { shown: None, keys: None }
+        Slot { shown: None, keys: None, buffer: None }
     }
 }
 
@@ -940,7 +1000,11 @@ impl<T: Serialize> Slot<T> {
             }
         }
         let js = match make {
-            None => to_js(&**stage)?,
+            None => {
+                let js = to_js(&**stage)?;
+                self.buffer = BATCH.with(|b| b.borrow_mut().made.take());
+                js
+            }
             Some(make) => {
                 let framing = Framing { make: make.clone(), first: *next_key, mats: Vec::new() };
                 FRAMING.with(|f| *f.borrow_mut() = Some(framing));
@@ -949,6 +1013,7 @@ impl<T: Serialize> Slot<T> {
                 let js = js?;
                 *next_key += framing.mats.len() as u64;
                 self.keys = Some((framing.first, framing.mats));
+                self.buffer = None;
                 js
             }
         };
@@ -990,6 +1055,22 @@ impl Shown {
     /// Forget every stage (the keys go on counting).
     fn restart(&mut self) {
         *self = Shown { next_key: self.next_key, ..Shown::default() };
+    }
+
+    /// Forget every stage, and give the buffers of their copies to the next conversions.
+    fn recycle(&mut self) {
+        let slots = (self.enc_layers.iter_mut().map(|s| &mut s.buffer))
+            .chain(self.dec_layers.iter_mut().flatten().map(|s| &mut s.buffer))
+            .chain(self.dec_ffn.iter_mut().map(|s| &mut s.buffer))
+            .chain([
+                &mut self.enc_embed.buffer,
+                &mut self.memory.buffer,
+                &mut self.dec_embed.buffer,
+                &mut self.output.buffer,
+            ]);
+        let buffers: Vec<_> = slots.filter_map(Option::take).collect();
+        BATCH.with(|b| b.borrow_mut().pool.extend(buffers));
+        self.restart();
     }
 
     /// The frame matrix with this key, while its stage is the current one.

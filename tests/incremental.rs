@@ -220,6 +220,19 @@ proptest! {
                 let full = model.encode(&state.src, &state.opts).unwrap();
                 prop_assert_eq!(bits(&enc.to_trace(&model).unwrap()), bits(&full), "encoder after op {} {:?}", i, op);
             }
+            // or the encoder through one layer only, as a drag frame on a large model does
+            if i % 3 == 1 {
+                let last = (seed as usize ^ i) % model.config.num_encoder_layers.max(1);
+                {
+                    let enc = session.encode_through(&model, &state.src, &state.opts, last).unwrap();
+                    let full = model.encode(&state.src, &state.opts).unwrap();
+                    let fresh = enc.stale_from.unwrap_or(usize::MAX);
+                    prop_assert!(fresh > last, "stale from {} after a run through {}", fresh, last);
+                    for (l, (got, want)) in enc.layers.iter().zip(&full.layers).enumerate().take(fresh) {
+                        prop_assert_eq!(bits(&**got), bits(want), "layer {} through {} after op {}", l, last, i);
+                    }
+                }
+            }
             let staged = session.run(&model, &state.src, &state.tgt, &state.opts).unwrap();
             let full = model.forward(&state.src, &state.tgt, &state.opts).unwrap();
             prop_assert_eq!(bits(&staged.to_trace(&model).unwrap()), bits(&full), "after op {} {:?}", i, op);
@@ -272,6 +285,34 @@ fn a_cross_attention_edit_in_the_last_layer_reuses_the_encoder_and_everything_be
     // the same edit again: nothing is recomputed
     let c = session.run(&model, &src, &tgt, &opts).unwrap();
     assert!(Rc::ptr_eq(&b.decoder.as_ref().unwrap().output, &c.decoder.as_ref().unwrap().output));
+}
+
+#[test]
+fn an_encode_through_layer_0_leaves_layer_1_and_the_memory_old_until_an_encode_reaches_them() {
+    let (model, src, _) = two_by_two();
+    let mut session = Session::new();
+    let mut opts = RunOptions::default();
+    let a = session.encode(&model, &src, &opts).unwrap();
+    assert_eq!(a.stale_from, None);
+    opts.overrides.push(edit(&model, Stack::Encoder, 0, 2.5));
+    let full = model.encode(&src, &opts).unwrap();
+    let b = session.encode_through(&model, &src, &opts, 0).unwrap();
+    assert_eq!(b.stale_from, Some(1));
+    assert_eq!(bits(&*b.layers[0]), bits(&full.layers[0]), "the dragged layer is current");
+    assert!(Rc::ptr_eq(&a.layers[1], &b.layers[1]) && Rc::ptr_eq(&a.memory, &b.memory), "the rest is the last run's");
+    assert_ne!(bits(&*b.layers[1]), bits(&full.layers[1]));
+    // the same edit again, through layer 0: layer 0 is reused, layer 1 is still owed
+    let c = session.encode_through(&model, &src, &opts, 0).unwrap();
+    assert!(Rc::ptr_eq(&b.layers[0], &c.layers[0]));
+    assert_eq!(c.stale_from, Some(1));
+    // through layer 1 (or a whole run): caught up, layer 0 not recomputed
+    let d = session.encode_through(&model, &src, &opts, 1).unwrap();
+    assert_eq!(d.stale_from, None);
+    assert!(Rc::ptr_eq(&b.layers[0], &d.layers[0]));
+    assert_eq!(bits(&d.to_trace(&model).unwrap()), bits(&full));
+    // a first encode has nothing old to show: it computes every layer
+    let first = Session::new().encode_through(&model, &src, &opts, 0).unwrap();
+    assert_eq!((first.stale_from, bits(&first.to_trace(&model).unwrap())), (None, bits(&full)));
 }
 
 #[test]

@@ -368,7 +368,7 @@ fn an_incremental_run_equals_a_fresh_lab_after_any_changes() {
         }
         if step % 4 == 3 {
             // the encoder alone, as the page asks while an encoder cell is dragged
-            let encoder = lab.run_encoder(None).unwrap();
+            let encoder = lab.run_encoder(None, None).unwrap();
             assert_eq!(num(&encoder, "heads") as u32, heads);
         }
         let out = lab.run(None).unwrap();
@@ -787,4 +787,86 @@ fn row_major_round_trip_in_simd_blocks() {
         let m = attnscope::trace::Mat::from_rows(rows, cols, &data);
         assert_eq!(m.row_major(), data, "({rows}, {cols})");
     }
+}
+
+#[wasm_bindgen_test]
+fn a_recycled_trace_lends_its_memory_to_the_next_run_which_equals_a_fresh_labs() {
+    let paths = [
+        "trace.encoder.embed.input",
+        "trace.encoder.layers.0.self_attn.sublayer.heads.1.weights",
+        "trace.encoder.memory",
+        "trace.decoder.layers.0.cross_attn.sublayer.heads.0.weights",
+        "trace.decoder.output",
+    ];
+    let buffer = |v: &JsValue, path: &str| get(&get(v, path), "data").dyn_into::<Float32Array>().unwrap().buffer();
+    let edit = |lab: &mut Lab, by: f32| {
+        let mut block = mat(&lab.block("encoder", 0, 1, "q").unwrap(), "").2;
+        block[0] += by;
+        lab.set_block("encoder", 0, 1, "q", &block).unwrap();
+    };
+    let mut lab = lab();
+    lab.translate().unwrap();
+    let a = lab.run(None).unwrap();
+    let old: Vec<_> = paths.iter().map(|p| buffer(&a, p)).collect();
+    let weights = paths[1];
+    let before = mat(&a, weights).2;
+
+    edit(&mut lab, 1.0);
+    lab.recycle_trace();
+    let b = lab.run(None).unwrap();
+    for p in paths {
+        assert!(old.iter().any(|o| js_sys::Object::is(o, &buffer(&b, p))), "{p}: in the old trace's memory");
+    }
+    assert_ne!(mat(&b, weights).2, before, "the edit changed the weights");
+    assert_eq!(mat(&a, weights).2, mat(&b, weights).2, "the old trace now reads the new values");
+    let mut fresh = self::lab();
+    fresh.translate().unwrap();
+    edit(&mut fresh, 1.0);
+    assert_eq!(json(&get(&b, "trace")), json(&get(&fresh.run(None).unwrap(), "trace")));
+
+    // without recycling, a recomputed stage gets new memory and the last trace keeps its values
+    let kept = mat(&b, weights).2;
+    edit(&mut lab, 1.0);
+    let c = lab.run(None).unwrap();
+    assert!(!old.iter().any(|o| js_sys::Object::is(o, &buffer(&c, weights))));
+    assert_eq!(mat(&b, weights).2, kept);
+    assert_ne!(mat(&c, weights).2, kept);
+}
+
+#[wasm_bindgen_test]
+fn an_encoder_run_through_one_layer_leaves_the_later_ones_as_they_were_and_says_so() {
+    let ids = [2u32, 10, 4, 12, 3];
+    let edited = |by: f32| {
+        let mut lab = Lab::new(BERT).unwrap();
+        lab.set_ids(&ids, &[]).unwrap();
+        let mut block = mat(&lab.block("encoder", 0, 0, "q").unwrap(), "").2;
+        block[1] += by;
+        lab.set_block("encoder", 0, 0, "q", &block).unwrap();
+        lab
+    };
+    let layers = num(&Lab::new(BERT).unwrap().info().unwrap(), "encoderLayers") as usize;
+    assert!(layers >= 2, "the fixture needs a layer after the edited one");
+    let reference = json(&get(&edited(2.0).run(None).unwrap(), "trace.encoder"));
+
+    let mut lab = Lab::new(BERT).unwrap();
+    lab.set_ids(&ids, &[]).unwrap();
+    let a = lab.run_encoder(None, None).unwrap();
+    assert!(get(&a, "staleFrom").is_null());
+    let mut block = mat(&lab.block("encoder", 0, 0, "q").unwrap(), "").2;
+    block[1] += 2.0;
+    lab.set_block("encoder", 0, 0, "q", &block).unwrap();
+    let b = lab.run_encoder(None, Some(0)).unwrap();
+    assert_eq!(num(&b, "staleFrom"), 1.0);
+    let fresh = edited(2.0).run(None).unwrap();
+    assert_eq!(json(&get(&b, "encoder.layers.0")), json(&get(&fresh, "trace.encoder.layers.0")), "layer 1 is current");
+    for l in 1..layers {
+        let path = format!("encoder.layers.{l}");
+        assert!(js_sys::Object::is(&get(&a, &path), &get(&b, &path)), "{path} is the last run's object");
+    }
+    assert!(js_sys::Object::is(&get(&a, "encoder.memory"), &get(&b, "encoder.memory")));
+    // a run through the last layer catches up: every stage as a fresh lab with the edit has it
+    let c = lab.run_encoder(None, Some(layers as u32 - 1)).unwrap();
+    assert!(get(&c, "staleFrom").is_null());
+    assert!(js_sys::Object::is(&get(&b, "encoder.layers.0"), &get(&c, "encoder.layers.0")), "not converted again");
+    assert_eq!(json(&get(&c, "encoder")), reference);
 }
