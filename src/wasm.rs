@@ -13,7 +13,11 @@
 //! `JSON.stringify` and spreading read them as usual). A frame of a drag asks for less: given a
 //! matrix maker, `run` and `runEncoder` leave the values of every matrix in wasm memory until
 //! the page reads them with [`Lab::matrix`] (see [`Lab::run`]; `www/js/engine.js` makes such
-//! matrices).
+//! matrices). `runEncoder(maker, layer)` stops after that layer and says which later layers it
+//! left as they were (`staleFrom`), so that a large model's drag can paint the dragged layer
+//! within the frame and catch up over the next ones. A loop that keeps only its newest trace
+//! can hand the last one's memory back ([`Lab::recycle_trace`]) instead of having the browser
+//! allocate a new trace's worth every run.
 //!
 //! ```js
 //! import init, { Lab } from "./pkg/attnscope.js";
@@ -25,6 +29,8 @@
 //! const trace2 = lab.run();                           // same sentence, edited weights
 //! const frame = lab.run((rows, cols, key) => ({ rows, cols, key })); // values left in wasm:
 //! lab.matrix(frame.trace.encoder.memory.key);         // Float32Array, until a run replaces it
+//! lab.runEncoder(maker, 0).staleFrom;                 // 1: layer 0 redone, the rest as before
+//! lab.recycleTrace(); lab.run();                      // into trace2's memory (trace2 now reads it)
 //! lab.setOptions({ knockOut: ["e1h2", "c2h3"] });     // heads whose output becomes zeros
 //! const { heads, delta, ranking } = lab.headImportance(); // each head knocked out alone
 //! const vw = lab.valueWeighted("decoder_cross", 1);   // per head: ||w_ij v_j W_O^(h)||

@@ -32,6 +32,8 @@ import { fmt, row } from "./dom.js";
  * @property {string[]} decoderTokens       a decoder-only model's: the reader's text
  * @property {import("./engine.js").MaskGuess[] | null} [fill]  a masked-LM model's guesses
  * @property {boolean} [decoderStale]       the decoder half of `trace` is older (syncDecoder)
+ * @property {number | null} [encoderStaleFrom]  encoder layers from this one (0-based) on, and the
+ *                                          memory, are older (a drag frame stopped there: catchUpEncoder)
  */
 
 /** One sentence of the word-order pair. @typedef {{sentence: string, tokens: string[], trace: Trace}} PairEntry */
@@ -288,13 +290,33 @@ export function sampleText(info, file) {
 export function runBlocks(engine, cur, { stack, layer, head }, pending) {
   for (const [m, values] of pending) engine.setBlock(stack, layer, head, m, values);
   if (stack === "encoder" && engine.canRunEncoder) {
-    const out = engine.runEncoder({ frame: true });
-    cur.trace = { ...cur.trace, heads: out.heads, encoder: out.encoder };
+    runEncoderThrough(engine, cur, layer);
     cur.decoderStale = true;
   } else {
     cur.trace = engine.run({ frame: true }).trace;
     cur.decoderStale = false;
+    cur.encoderStaleFrom = null;
   }
+}
+
+/**
+ * The encoder through layer `last` only (a frame): the later layers stay as they were until
+ * catchUpEncoder reaches them (`cur.encoderStaleFrom`). @param {Engine} engine @param {Run} cur @param {number} last
+ */
+function runEncoderThrough(engine, cur, last) {
+  const out = engine.runEncoder({ frame: true, through: last });
+  cur.trace = { ...cur.trace, heads: out.heads, encoder: out.encoder };
+  cur.encoderStaleFrom = out.staleFrom ?? null;
+}
+
+/**
+ * One more encoder layer after a frame that stopped early (runBlocks): returns whether layers
+ * are still older than the edits. @param {Engine} engine @param {Run} cur
+ */
+export function catchUpEncoder(engine, cur) {
+  if (cur.encoderStaleFrom == null) return false;
+  runEncoderThrough(engine, cur, cur.encoderStaleFrom);
+  return cur.encoderStaleFrom != null;
 }
 
 /** After encoder-only runs: run the whole model once so that the decoder views are current. @param {Engine | null} engine @param {Run | null} cur */
@@ -303,6 +325,7 @@ export function syncDecoder(engine, cur) {
     const out = engine.run({ frame: true });
     cur.trace = out.trace;
     cur.decoderStale = false;
+    cur.encoderStaleFrom = null;
   }
 }
 
@@ -465,9 +488,10 @@ export function heatmapTitle(state, label, t) {
  * The all-heads grid's data (HeadGrid.setData): `layers[l][h]` the weights of head h of layer l.
  * The head shown above is `selected`; in the rollout view no head is (its map combines every
  * head of the layers up to the selected one: `within`, their count, else null), nor in the
- * gradient × input view (`whole`: its map is of the whole model).
+ * gradient × input view (`whole`: its map is of the whole model). `stale`: the first layer whose
+ * maps are older than the edits (a drag frame stopped before it), else null.
  * @param {Run} cur @param {State} state @param {ModelInfo} info
- * @returns {{layers: Matrix[][], selected: {layer: number, head: number} | null, within: number | null, whole: boolean, off: boolean[][]}}
+ * @returns {{layers: Matrix[][], selected: {layer: number, head: number} | null, within: number | null, whole: boolean, off: boolean[][], stale: number | null}}
  */
 export function gridData(cur, state, info) {
   const L = layersOf(info, state.stack);
@@ -476,7 +500,8 @@ export function gridData(cur, state, info) {
   const off = layers.map((row, l) => row.map((_, h) => knockedOut(state, state.stack, l, h)));
   const rollout = state.show === "rollout";
   const whole = state.show === "saliency";
-  return { layers, selected: rollout || whole ? null : { layer: state.layer, head: state.head }, within: rollout ? Math.min(state.layer, L - 1) + 1 : null, whole, off };
+  const stale = state.stack === "encoder" ? (cur.encoderStaleFrom ?? null) : null;
+  return { layers, selected: rollout || whole ? null : { layer: state.layer, head: state.head }, within: rollout ? Math.min(state.layer, L - 1) + 1 : null, whole, off, stale };
 }
 
 /**

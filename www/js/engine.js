@@ -548,9 +548,15 @@ export class Engine {
     return !!this.lab && typeof this.lab.runEncoder === "function";
   }
 
-  /** The encoder alone (Lab.runEncoder); `frame` as for `run`. @param {{frame?: boolean}} [o] @returns {{heads: number, encoder: EncoderTrace}} */
-  runEncoder({ frame = false } = {}) {
-    return this.call((l) => l.runEncoder(frame ? this.frameMatrix : undefined));
+  /**
+   * The encoder alone (Lab.runEncoder); `frame` as for `run`. With `through` (a 0-based layer)
+   * no later layer is recomputed: `staleFrom` names the first layer left as the last run had it
+   * (it, the layers after it and the memory), null when every layer is current.
+   * @param {{frame?: boolean, through?: number}} [o]
+   * @returns {{heads: number, encoder: EncoderTrace, staleFrom: number | null}}
+   */
+  runEncoder({ frame = false, through } = {}) {
+    return this.call((l) => l.runEncoder(frame ? this.frameMatrix : undefined, through));
   }
 
   /** A W_Q or W_K block of one head, (d_k, d_model). @param {StackName} stack @param {number} layer @param {number} head @param {"q" | "k"} m @returns {Matrix} */

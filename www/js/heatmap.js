@@ -513,6 +513,8 @@ export class HeadGrid {
         const on = !!d.selected && l === d.selected.layer && h === d.selected.head;
         setAttr(this.buttons[l][h], "aria-pressed", String(on));
         this.buttons[l][h].classList.toggle("in-map", d.within != null && l < d.within);
+        // veiled while older than the edits (the layers after a dragged one catch up after it)
+        this.buttons[l][h].classList.toggle("stale", d.stale != null && l >= d.stale);
       }
     }
     this.draw(live);

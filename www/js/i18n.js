@@ -196,6 +196,8 @@ const en = {
   "grid.thumb": "Layer {layer}, head {head}",
   "grid.rollout": "The map above is the rollout: it combines every head of layers 1 to {layer} (framed here), so no head is selected. Click one to see that head's own weights.",
   "grid.rolloutOne": "The map above is the rollout: it combines every head of layer 1 (framed here), so no head is selected. Click one to see that head's own weights.",
+  "grid.stale": "Veiled: layers {from} to {to} still show the edit before; they catch up when the drag pauses.",
+  "grid.staleOne": "Veiled: layer {from} still shows the edit before; it catches up when the drag pauses.",
   "grid.saliency": "The map above is gradient × input: it goes through every head of every layer at once, so no head is selected. Click one to see that head's own weights.",
 
   "wavg.title": "Self-attention is a weighted average",
@@ -653,6 +655,8 @@ const ko = {
   "grid.thumb": `{layer}${G.layer} {head}번 ${G.head}`,
   "grid.rollout": `위의 ${G.map}는 롤아웃입니다. 1${G.layer}부터 {layer}${G.layer}까지의 모든 헤드(여기 테두리로 표시)를 합친 것이라 선택된 헤드가 없습니다. 헤드 하나를 클릭하면 그 헤드만의 가중치를 볼 수 있습니다.`,
   "grid.rolloutOne": `위의 ${G.map}는 롤아웃입니다. 1${G.layer}의 모든 헤드(여기 테두리로 표시)를 합친 것이라 선택된 헤드가 없습니다. 헤드 하나를 클릭하면 그 헤드만의 가중치를 볼 수 있습니다.`,
+  "grid.stale": `흐리게 보이는 {from}–{to}${G.layer}은 아직 이전 편집의 값입니다. 끌기를 멈추면 따라옵니다.`,
+  "grid.staleOne": `흐리게 보이는 {from}${G.layer}은 아직 이전 편집의 값입니다. 끌기를 멈추면 따라옵니다.`,
   "grid.saliency": `위의 ${G.map}는 기울기×입력입니다. 모든 ${G.layer}의 모든 헤드를 한꺼번에 거치므로 선택된 헤드가 없습니다. 헤드 하나를 클릭하면 그 헤드만의 가중치를 볼 수 있습니다.`,
 
   "wavg.title": "셀프 어텐션은 가중평균이다",

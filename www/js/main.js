@@ -35,7 +35,7 @@ function note(id, text) {
   if (text) $(id).textContent = text;
 }
 
-const bench = params.has("bench") ? { pending: [], samples: [], parts: [] } : null;
+const bench = params.has("bench") ? { pending: [], samples: [], parts: [], caughtUp: [] } : null;
 if (bench) /** @type {any} */ (window).__attnscopeBench = bench;
 
 const initial = S.fromLocation();

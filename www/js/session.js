@@ -69,7 +69,9 @@ const OPTION_KEYS = ["causalDecoder", "causalEncoder", "scale", "positional", "h
 
 /**
  * Frame timings of W_Q/W_K drags (?bench, tests/e2e/bench-drag.mjs).
- * @typedef {{parts: Record<string, number>[], pending: {handler: number, stamp: number}[], samples: object[]}} Bench
+ * `caughtUp`: for each time the encoder layers a drag left old all became current again, the ms
+ * since the last input (`lastInput`, performance.now()).
+ * @typedef {{parts: Record<string, number>[], pending: {handler: number, stamp: number}[], samples: object[], caughtUp: number[], lastInput?: number}} Bench
  */
 
 export class Session {
@@ -93,6 +95,8 @@ export class Session {
     this.hooks = o;
     this.uid = `s${(uidCounter += 1)}`; // a prefix for element ids, unique on the page
     this.bench = o.bench || null;
+    /** Engine work (ms) a drag frame spends on layers after the dragged one (catchUp); the rest of a 16.7 ms frame is for painting. */
+    this.catchUpBudgetMs = 8;
     /** @type {Engine | null} */
     this.engine = null;
     /** @type {import("./engine.js").ModelInfo | null} */
@@ -480,11 +484,20 @@ export class Session {
       this.ensureEngine().then((ok) => ok && this.retranslate({ keepStep: true }));
       return;
     }
-    // an encoder edit runs the encoder alone; the decoder catches up (syncDecoder) before
-    // anything shows it, and when the drag ends (retranslate)
-    const ok = this.guard(() => (C.runBlocks(this.engine, this.cur, this.state, this.pending), true));
+    // an encoder edit runs the encoder alone, through the dragged layer; the later layers catch
+    // up while this frame has time and in the frames after (catchUp), the decoder before
+    // anything shows it (syncDecoder) and when the drag ends (retranslate)
+    const cur = this.cur;
+    const input = this.pending.size > 0;
+    if (!cur || (!input && cur.encoderStaleFrom == null)) return; // a catch-up frame after a new run
+    const ok = this.guard(() => {
+      if (input) C.runBlocks(this.engine, cur, this.state, this.pending);
+      this.catchUp(t0, input);
+      return true;
+    });
     this.pending.clear();
     if (!ok) return;
+    if (cur.encoderStaleFrom != null && !this.raf) this.raf = requestAnimationFrame(() => this.frame());
     /** @type {Record<string, number>} */
     const parts = { run: performance.now() - t0 };
     for (const e of this.mounted) {
@@ -497,10 +510,31 @@ export class Session {
       this.renderEntry(e, true);
       parts[e.def.name] = (parts[e.def.name] || 0) + performance.now() - t1;
     }
-    if (this.bench) {
+    if (this.bench && input) {
       this.bench.parts.push(parts);
       this.benchFrame(t0);
     }
+  }
+
+  /**
+   * Recompute encoder layers a frame left old (C.catchUpEncoder), one at a time, while the frame
+   * that began at `t0` can take another as long as the last one took: a drag of a large model's
+   * first layer paints that layer now and the rest over the next frames, not all in one late
+   * frame. A frame without input (`input` false) recomputes one layer at least.
+   * @param {number} t0 @param {boolean} input
+   */
+  catchUp(t0, input) {
+    const cur = this.cur;
+    if (!cur || cur.encoderStaleFrom == null) return;
+    let layerMs = input ? performance.now() - t0 : 0; // the first estimate: the dragged layer's
+    let first = !input;
+    while (cur.encoderStaleFrom != null && (first || performance.now() - t0 + layerMs <= this.catchUpBudgetMs)) {
+      first = false;
+      const t1 = performance.now();
+      C.catchUpEncoder(this.engine, cur);
+      layerMs = performance.now() - t1;
+    }
+    if (cur.encoderStaleFrom == null && this.bench) this.bench.caughtUp.push(performance.now() - (this.bench.lastInput ?? 0));
   }
 
   /** The identity preset for the selected head (W_Q = W_K = I). */
@@ -556,6 +590,7 @@ export class Session {
   benchInput(e) {
     if (!this.bench) return;
     this.bench.pending.push({ handler: performance.now(), stamp: e.timeStamp });
+    this.bench.lastInput = performance.now();
     performance.mark("attnscope-input");
   }
 

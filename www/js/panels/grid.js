@@ -26,6 +26,10 @@ export const gridPanel = {
     rolloutNote.hidden = true;
     container.append(rolloutNote);
     const grid = new HeadGrid(container, { onSelect, t });
+    // while a drag keeps the layers after the dragged one from catching up (their maps are
+    // veiled); its line is kept when empty, so that nothing below moves during a drag
+    const staleNote = el("p", "hint grid-stale", { "data-test": "grid-stale" }, "\u00a0");
+    container.append(staleNote);
     const box = el("div", "knock");
     const hint = el("p", "hint");
     const stackLabel = el("span", "knock-stack", { id: `${session.uid}-knock-stack` });
@@ -82,6 +86,8 @@ export const gridPanel = {
       render(live) {
         const d = C.gridData(session.cur, session.state, session.info);
         grid.setData(d, live);
+        const L = d.layers.length;
+        setText(staleNote, d.stale === null ? "\u00a0" : t(d.stale === L - 1 ? "grid.staleOne" : "grid.stale", { from: d.stale + 1, to: L }));
         if (live) return;
         rolloutNote.hidden = d.within === null && !d.whole;
         if (d.within !== null) setText(rolloutNote, t(d.within === 1 ? "grid.rolloutOne" : "grid.rollout", { layer: d.within }));
