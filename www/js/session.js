@@ -97,6 +97,10 @@ export class Session {
     this.bench = o.bench || null;
     /** Engine work (ms) a drag frame spends on layers after the dragged one (catchUp); the rest of a 16.7 ms frame is for painting. */
     this.catchUpBudgetMs = 8;
+    /** How long the pointer rests before the layers after a dragged one catch up (ms). */
+    this.catchUpDelayMs = 100;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.catchUpTimer = undefined;
     /** @type {Engine | null} */
     this.engine = null;
     /** @type {import("./engine.js").ModelInfo | null} */
@@ -497,7 +501,14 @@ export class Session {
     });
     this.pending.clear();
     if (!ok) return;
-    if (cur.encoderStaleFrom != null && !this.raf) this.raf = requestAnimationFrame(() => this.frame());
+    if (cur.encoderStaleFrom != null) {
+      // the rest once the pointer has rested catchUpDelayMs (a frame without input never waits
+      // for one that computes layers the next input makes old again), then frame by frame
+      clearTimeout(this.catchUpTimer);
+      const next = () => this.raf || (this.raf = requestAnimationFrame(() => this.frame()));
+      if (input) this.catchUpTimer = setTimeout(next, this.catchUpDelayMs);
+      else next();
+    }
     /** @type {Record<string, number>} */
     const parts = { run: performance.now() - t0 };
     for (const e of this.mounted) {
