@@ -531,13 +531,17 @@ export class Session {
    * Recompute encoder layers a frame left old (C.catchUpEncoder), one at a time, while the frame
    * that began at `t0` can take another as long as the last one took: a drag of a large model's
    * first layer paints that layer now and the rest over the next frames, not all in one late
-   * frame. A frame without input (`input` false) recomputes one layer at least.
+   * frame. After an input, only when all of them fit; a frame without input (`input` false)
+   * recomputes one layer at least.
    * @param {number} t0 @param {boolean} input
    */
   catchUp(t0, input) {
     const cur = this.cur;
     if (!cur || cur.encoderStaleFrom == null) return;
     let layerMs = input ? performance.now() - t0 : 0; // the first estimate: the dragged layer's
+    // after an input, all the rest or none: a part would be made old again by the next input
+    const rest = C.layersOf(this.info, "encoder") - cur.encoderStaleFrom;
+    if (input && performance.now() - t0 + rest * layerMs > this.catchUpBudgetMs) return;
     let first = !input;
     while (cur.encoderStaleFrom != null && (first || performance.now() - t0 + layerMs <= this.catchUpBudgetMs)) {
       first = false;
