@@ -312,7 +312,9 @@ test("after a drag, the all-heads grid (repainted map by map) shows exactly what
   await expect(fresh.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
   await fresh.locator("#headgrid").scrollIntoViewIfNeeded();
   await fresh.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  expect(await fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL())).toEqual(after);
+  // a fresh page may still be settling (its first paint, then the edits from the URL): the
+  // same pixels, once it has
+  await expect.poll(() => fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL()), { timeout: 15_000 }).toEqual(after);
   await fresh.close();
   expectClean(watch);
 });
@@ -371,7 +373,7 @@ test("a drag of layer 1 paints layer 1 at once; layer 2 is veiled, with a note, 
   await expect(fresh.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
   await fresh.locator("#headgrid").scrollIntoViewIfNeeded();
   await fresh.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  expect(await fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL())).toEqual(rested);
+  await expect.poll(() => fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL()), { timeout: 15_000 }).toEqual(rested);
   await fresh.close();
   expectClean(watch);
 });
