@@ -305,7 +305,9 @@ test("after a drag, the all-heads grid (repainted map by map) shows exactly what
   await editsSettled(page);
   const after = await grid.evaluate((c) => c.toDataURL());
   expect(after).not.toEqual(before);
-  // the same state in a page of its own paints every map from scratch
+  // the same state in a page of its own, which paints every map from scratch (the address bar
+  // follows the state 150 ms later: state.js mirror)
+  await expect.poll(() => page.url()).toContain("qk=e.");
   const fresh = await page.context().newPage();
   await fresh.setViewportSize(viewport);
   await fresh.goto(page.url());
@@ -367,6 +369,9 @@ test("a drag of layer 1 paints layer 1 at once; layer 2 is veiled, with a note, 
   await page.mouse.up();
   await editsSettled(page);
   expect(await grid.evaluate((c) => c.toDataURL()), "the run after the drag changes nothing the frames drew").toEqual(rested);
+  // the same state in a page of its own (the address bar follows the state 150 ms later:
+  // state.js mirror)
+  await expect.poll(() => page.url()).toContain("qk=e.");
   const fresh = await page.context().newPage();
   await fresh.setViewportSize(viewport);
   await fresh.goto(page.url());
