@@ -275,16 +275,15 @@ test("item 9: the W_Q/W_K editor's map stays in view beside the grids and covers
   expectClean(watch);
 });
 
-test("after a drag, the all-heads grid (repainted map by map) shows exactly what a fresh page with the same edit draws", async ({ page, watch }) => {
-  const viewport = { width: 1400, height: 2300 };
-  await page.setViewportSize(viewport);
-  await openApp(page, "?debug=1&stack=encoder&layer=2&head=1");
-  await watchRetranslations(page);
-  const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 2, head 1/ });
+/**
+ * Scroll until the all-heads grid and W_Q cell (2, 5) of encoder head 1 in `layer` are both on
+ * screen (the page may still scroll itself while it settles: until it stays); the grid's canvas
+ * and the point to drag.
+ */
+async function gridAndEditorOnScreen(page, layer, viewport) {
+  const wq = page.getByRole("slider", { name: new RegExp(`^W_Q cells of encoder self-attention, layer ${layer}, head 1`) });
   const title = await page.locator(".qk-q .qk-title").textContent();
   const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
-  // the grid and the W_Q editor both on screen (the page may still scroll itself while it
-  // settles: scroll until it stays), and the point to drag on the editor's canvas
   const grid = page.locator("#headgrid canvas");
   await expect
     .poll(async () => {
@@ -296,8 +295,32 @@ test("after a drag, the all-heads grid (repainted map by map) shows exactly what
       return onCanvas && gridBox !== null && gridBox.y >= 0 && gridBox.y + gridBox.height <= viewport.height;
     })
     .toBe(true);
+  return { grid, p: await cellPoint(wq, 2, 5, rows, cols) };
+}
+
+/**
+ * A fresh page at `page`'s URL draws exactly `expected` in its all-heads grid. The address bar
+ * follows the state 150 ms after a change (state.js mirror): wait for the edit in it first.
+ */
+async function expectFreshGrid(page, viewport, expected) {
+  await expect.poll(() => page.url()).toContain("qk=e.");
+  const fresh = await page.context().newPage();
+  await fresh.setViewportSize(viewport);
+  await fresh.goto(page.url());
+  await expect(fresh.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
+  await fresh.locator("#headgrid").scrollIntoViewIfNeeded();
+  // it may still be settling (its first paint, then the edits from the URL)
+  await expect.poll(() => fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL()), { timeout: 15_000 }).toEqual(expected);
+  await fresh.close();
+}
+
+test("after a drag, the all-heads grid (repainted map by map) shows exactly what a fresh page with the same edit draws", async ({ page, watch }) => {
+  const viewport = { width: 1400, height: 2300 };
+  await page.setViewportSize(viewport);
+  await openApp(page, "?debug=1&stack=encoder&layer=2&head=1");
+  await watchRetranslations(page);
+  const { grid, p } = await gridAndEditorOnScreen(page, 2, viewport);
   const before = await grid.evaluate((c) => c.toDataURL());
-  const p = await cellPoint(wq, 2, 5, rows, cols);
   await page.mouse.move(p.x, p.y);
   await page.mouse.down();
   for (let i = 1; i <= 12; i++) await page.mouse.move(p.x, p.y - i * 8);
@@ -305,19 +328,8 @@ test("after a drag, the all-heads grid (repainted map by map) shows exactly what
   await editsSettled(page);
   const after = await grid.evaluate((c) => c.toDataURL());
   expect(after).not.toEqual(before);
-  // the same state in a page of its own, which paints every map from scratch (the address bar
-  // follows the state 150 ms later: state.js mirror)
-  await expect.poll(() => page.url()).toContain("qk=e.");
-  const fresh = await page.context().newPage();
-  await fresh.setViewportSize(viewport);
-  await fresh.goto(page.url());
-  await expect(fresh.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
-  await fresh.locator("#headgrid").scrollIntoViewIfNeeded();
-  await fresh.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  // a fresh page may still be settling (its first paint, then the edits from the URL): the
-  // same pixels, once it has
-  await expect.poll(() => fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL()), { timeout: 15_000 }).toEqual(after);
-  await fresh.close();
+  // the same state in a page of its own, which paints every map from scratch
+  await expectFreshGrid(page, viewport, after);
   expectClean(watch);
 });
 
@@ -337,22 +349,8 @@ test("a drag of layer 1 paints layer 1 at once; layer 2 is veiled, with a note, 
       if (stale.length) window.__veiled.push({ stale, note: grid.querySelector('[data-test="grid-stale"]').textContent });
     }).observe(grid, { subtree: true, attributes: true, attributeFilter: ["class"] });
   });
-  const wq = page.getByRole("slider", { name: /^W_Q cells of encoder self-attention, layer 1, head 1/ });
-  const title = await page.locator(".qk-q .qk-title").textContent();
-  const [, rows, cols] = title.match(/(\d+) × (\d+)/).map(Number);
-  const grid = page.locator("#headgrid canvas");
-  await expect
-    .poll(async () => {
-      await page.evaluate(() => window.scrollTo(0, document.querySelector("#heatmap-main canvas").getBoundingClientRect().top + scrollY - 20));
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const p = await cellPoint(wq, 2, 5, rows, cols);
-      const onCanvas = await wq.evaluate((c, { x, y }) => document.elementFromPoint(x, y) === c, p);
-      const gridBox = await grid.boundingBox();
-      return onCanvas && gridBox !== null && gridBox.y >= 0 && gridBox.y + gridBox.height <= viewport.height;
-    })
-    .toBe(true);
+  const { grid, p } = await gridAndEditorOnScreen(page, 1, viewport);
   const heads = await page.locator("#headgrid .thumb").count();
-  const p = await cellPoint(wq, 2, 5, rows, cols);
   await page.mouse.move(p.x, p.y);
   await page.mouse.down();
   for (let i = 1; i <= 12; i++) await page.mouse.move(p.x, p.y - i * 8);
@@ -369,16 +367,7 @@ test("a drag of layer 1 paints layer 1 at once; layer 2 is veiled, with a note, 
   await page.mouse.up();
   await editsSettled(page);
   expect(await grid.evaluate((c) => c.toDataURL()), "the run after the drag changes nothing the frames drew").toEqual(rested);
-  // the same state in a page of its own (the address bar follows the state 150 ms later:
-  // state.js mirror)
-  await expect.poll(() => page.url()).toContain("qk=e.");
-  const fresh = await page.context().newPage();
-  await fresh.setViewportSize(viewport);
-  await fresh.goto(page.url());
-  await expect(fresh.locator("body")).toHaveAttribute("data-ready", "1", { timeout: 30_000 });
-  await fresh.locator("#headgrid").scrollIntoViewIfNeeded();
-  await fresh.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await expect.poll(() => fresh.locator("#headgrid canvas").evaluate((c) => c.toDataURL()), { timeout: 15_000 }).toEqual(rested);
-  await fresh.close();
+  // the same state in a page of its own, which paints every map from scratch
+  await expectFreshGrid(page, viewport, rested);
   expectClean(watch);
 });
