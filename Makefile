@@ -6,7 +6,7 @@
 PORT ?= 8000
 export PORT
 
-.PHONY: minilm minilm-slice tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e bench bench-page bench-compare bench-train fuzz clean
+.PHONY: minilm minilm-slice tiny-gpt serve build dist setup test test-lint test-types test-native test-nostd test-wasm test-e2e test-python bench bench-page bench-compare bench-train fuzz clean
 
 setup:
 	scripts/setup.sh
@@ -21,7 +21,7 @@ dist: build
 serve: dist
 	python3 scripts/serve.py dist
 
-test: test-lint test-types test-native test-nostd test-wasm test-e2e
+test: test-lint test-types test-native test-nostd test-wasm test-e2e test-python
 
 # Rust formatting and lints: rustfmt.toml's style, and clippy with every warning an error; the
 # second clippy is the only way src/wasm.rs (feature `wasm`, wasm32 only) and its tests get linted.
@@ -37,6 +37,11 @@ test-types: build
 
 test-native:
 	cargo test --release
+
+# The Python that makes the demo model's data (standard library only): the phrasebook's
+# segmentation and its files (tests/python).
+test-python:
+	python3 -m unittest discover -s tests/python
 
 # The library without std, for a target without an OS: proves the core is no_std.
 # The subword tokenizers (feature `subword`) too.

@@ -3285,6 +3285,8 @@ def main(argv=None):
                     help="add this fraction of n-train version-3 sentences (numbers with units, durations, "
                          "clock times, what time / how long / how many / how old / how much / how far); default 0: version 2")
     ap.add_argument("--show-v3", type=int, default=0, help="print N version-3 sentences and stop")
+    ap.add_argument("--phrasebook", type=int, default=0, metavar="COPIES",
+                    help="append the hand-written sentences of train/phrasebook/ (phrasebook.py), each COPIES times; default 0: none")
     a = ap.parse_args(argv)
     if a.show_v3:
         global NATURAL
@@ -3303,6 +3305,9 @@ def main(argv=None):
     train, dev, test, it, reserved = build(a.seed, a.n_train, a.n_test, a.n_dev, a.n_it, v3=a.v3)
     n_words, n_src, n_tgt, missing = check(train, dev, test, it)
     write_tsv(os.path.join(a.out, "train.tsv"), train, units=True)
+    if a.phrasebook:  # after the generated lines, which stay byte-identical
+        import phrasebook
+        phrasebook.append(os.path.join(a.out, "train.tsv"), a.phrasebook, a.seed)
     write_tsv(os.path.join(a.out, "dev.tsv"), dev)
     write_tsv(a.test, test)
     write_tsv(a.it_test, it)

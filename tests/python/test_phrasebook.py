@@ -1,0 +1,80 @@
+"""train/phrasebook.py: the hand-written sentences reach the training file as the tokens the
+generated corpus uses, spelling exactly the text that was written, and none of them is a sentence
+of the everyday reference set. Standard library only: `python3 -m unittest discover -s tests/python`."""
+import os
+import sys
+import unittest
+from collections import Counter
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "train"))
+
+import phrasebook  # noqa: E402
+from korean import detokenize  # noqa: E402
+
+TEST_TSV = os.path.join(ROOT, "tests", "data", "en-ko-test.tsv")
+
+
+def generated_rows():
+    with open(TEST_TSV, encoding="utf-8") as f:
+        return [line.split("\t")[1].split(" ") for line in f.read().splitlines()[1:]]
+
+
+def spell(tokens):
+    return detokenize(tokens, phrasebook.GLUE_PREFIX, phrasebook.PUNCT)
+
+
+class Segmenter(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rows = generated_rows()
+        cls.seg = phrasebook.Segmenter(Counter(t for r in cls.rows for t in r))
+
+    def test_the_generators_sentences_come_back_as_its_tokens(self):
+        # Written out as text and segmented again, the generator's own sentences give its tokens
+        # (a few homographs aside: 쓸 is 쓰 +ㄹ or the token 쓸), and always spell the same text.
+        same = 0
+        for toks in self.rows:
+            out = self.seg.sentence(spell(toks))
+            self.assertEqual(spell(out), spell(toks))
+            same += out == toks
+        self.assertGreaterEqual(same / len(self.rows), 0.98, f"{same} of {len(self.rows)}")
+
+    def test_composed_finals_and_new_stems(self):
+        inv = Counter({"먹어": 5, "+ㅆ": 9, "+다": 9, "+니": 9, "가": 4, "+ㄴ다": 9, "나": 3, "+는": 9, "+을": 9, "+이": 9})
+        seg = phrasebook.Segmenter(inv)
+        self.assertEqual(seg.word("먹었다"), ["먹어", "+ㅆ", "+다"])
+        self.assertEqual(seg.word("간다"), ["가", "+ㄴ다"])
+        # a stem the inventory lacks keeps the known endings apart
+        self.assertEqual(seg.word("태어났니"), ["태어나", "+ㅆ", "+니"])
+        self.assertEqual(seg.word("아이들을"), ["아이들", "+을"])
+        self.assertEqual(seg.sentence("나는 먹었다."), ["나", "+는", "먹어", "+ㅆ", "+다", "."])
+
+
+class Names(unittest.TestCase):
+    def test_a_swapped_name_takes_the_particle_its_final_consonant_needs(self):
+        names = {"Jisu": ("지수", "f"), "Mina": ("미나", "f"), "Minho": ("민호", "m"), "Jihoon": ("지훈", "m")}
+        import random
+        en, ko = phrasebook._swap_names("Jihoon ate with Mina.", ["지훈", "+은", "미나", "+와", "먹어", "+ㅆ", "+다", "."], names, random.Random(1))
+        self.assertEqual(en, "Minho ate with Jisu.")
+        self.assertEqual(ko, ["민호", "+는", "지수", "+와", "먹어", "+ㅆ", "+다", "."])
+
+
+class Files(unittest.TestCase):
+    def test_every_line_is_a_pair_and_none_is_a_reference_sentence(self):
+        rows = phrasebook.read_rows()
+        self.assertGreater(len(rows), 1000)
+        held = phrasebook.held_out_keys()
+        self.assertGreater(len(held), 600)  # both halves of the reference set and everyday-en.txt
+        inv = Counter(t for r in generated_rows() for t in r)
+        lines = phrasebook.lines(inv, copies=1, log=lambda *_: None)
+        kept = {phrasebook.key(l.split("\t")[0]) for l in lines}
+        self.assertFalse(kept & held)
+        self.assertGreater(len(lines), 0.9 * len(rows))
+        for l in lines:
+            en, ko, align, units = l.rstrip("\n").split("\t")
+            self.assertEqual(len(ko.split(" ")), len(align.split(" ")))
+
+
+if __name__ == "__main__":
+    unittest.main()
