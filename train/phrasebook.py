@@ -253,7 +253,7 @@ def lines(inventory, copies=4, seed=1, rows=None, exclude=None, log=print):
     seg = Segmenter(inventory)
     names = _names()
     rng = random.Random(seed * 7919 + 41)
-    out, dropped, unspelt, new = [], 0, 0, Counter()
+    out, dropped, unspelt, swapped_out, new = [], 0, 0, 0, Counter()
     for _, en, ko_text in rows:
         if key(en) in exclude or len(tokenize_en(en)) > MAX_EN:
             dropped += 1
@@ -265,10 +265,14 @@ def lines(inventory, copies=4, seed=1, rows=None, exclude=None, log=print):
         new.update(t for t in ko if t not in inventory)
         for c in range(copies):
             e, k = (en, ko) if c == 0 else _swap_names(en, ko, names, rng)
+            if key(e) in exclude:  # a swapped name can spell a held-out sentence: that copy is left out
+                swapped_out += 1
+                continue
             out.append(f"{e}\t{' '.join(k)}\t{' '.join(['-1'] * len(k))}\t\n")
     log(f"phrasebook: {len(rows) - dropped - unspelt} of {len(rows)} sentences ({dropped} held out or too long, "
         f"{unspelt} whose tokens do not spell the text), "
-        f"x{copies}: {len(out)} training lines; {len(new)} tokens the corpus lacks")
+        f"x{copies}: {len(out)} training lines ({swapped_out} copies whose swapped names spelt a held-out sentence left out); "
+        f"{len(new)} tokens the corpus lacks")
     return out
 
 

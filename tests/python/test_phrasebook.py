@@ -75,6 +75,18 @@ class Files(unittest.TestCase):
             en, ko, align, units = l.rstrip("\n").split("\t")
             self.assertEqual(len(ko.split(" ")), len(align.split(" ")))
 
+    def test_no_copy_with_swapped_names_spells_a_held_out_sentence(self):
+        # "Why did Tom leave early?" with Tom swapped for each male name in turn would, once,
+        # spell the held-out "Why did Minho leave early?": that copy is left out, the others kept.
+        rows = [("test", "Why did Tom leave early?", "톰은 왜 일찍 떠났니?")]
+        inv = Counter(t for r in generated_rows() for t in r)
+        held = {phrasebook.key("Why did Minho leave early?")}
+        lines = phrasebook.lines(inv, copies=200, rows=rows, exclude=held, log=lambda *_: None)
+        kept = {phrasebook.key(l.split("\t")[0]) for l in lines}
+        self.assertNotIn(phrasebook.key("Why did Minho leave early?"), kept)
+        self.assertGreater(len(kept), 5)  # other names still come through
+        self.assertLess(len(lines), 200)  # and the copies naming Minho were dropped
+
 
 if __name__ == "__main__":
     unittest.main()
