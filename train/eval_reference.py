@@ -229,6 +229,37 @@ def unknown_variants(rows, vocab):
     return out, skipped
 
 
+def near_phrasebook(rows):
+    """id -> True when the sentence is within one word of a phrasebook sentence (one token
+    substituted, added or dropped; names of train/lexicon/names.tsv all count as one word, case
+    and , . ? ! ignored). The phrasebook drops only exact copies of reference sentences
+    (phrasebook.py), so these near ones measure how far a figure leans on it."""
+    sys.path.insert(0, os.path.join(ROOT, "train"))
+    import phrasebook
+    names = {n.lower() for n in phrasebook._names()}
+
+    def toks(en):
+        return tuple("NAME" if t in names else t for t in phrasebook.key(en).split())
+
+    def dropped(t):
+        return {t[:i] + t[i + 1:] for i in range(len(t))}
+
+    def starred(t):
+        return {t[:i] + ("*",) + t[i + 1:] for i in range(len(t))}
+
+    full, short, star = set(), set(), set()
+    for _, en, _ in phrasebook.read_rows():
+        t = toks(en)
+        full.add(t)
+        short |= dropped(t)
+        star |= starred(t)
+
+    def close(t):  # the same, one word more, one word fewer, one word other
+        return t in full or t in short or bool(dropped(t) & full) or bool(starred(t) & star)
+
+    return {r["id"]: close(toks(r["en"])) for r in rows}
+
+
 def pct(a, b):
     return f"{100.0 * a / b:.2f}% ({a}/{b})" if b else "n/a"
 
@@ -318,6 +349,13 @@ def main():
     for split in ("dev", "heldout"):
         ok, lenient, n = res[split]
         print(f"{split:8s} exact match {pct(ok, n)}   lenient (no commas, no spaces) {pct(lenient, n)}")
+    near = near_phrasebook(rows)
+    for split in ("dev", "heldout"):
+        part = [(r, o) for r, o in zip(rows, outs) if r["split"] == split]
+        close = [matches(o, r["refs"]) for r, o in part if near[r["id"]]]
+        far = [matches(o, r["refs"]) for r, o in part if not near[r["id"]]]
+        print(f"{split:8s} within one word of a phrasebook sentence: {len(close)}, exact match {pct(sum(close), len(close))}; "
+              f"the others {pct(sum(far), len(far))}")
     os.makedirs(OUT_DIR, exist_ok=True)
     path = os.path.join(OUT_DIR, "reference_dev_failures.tsv")
     with open(path, "w", encoding="utf-8") as f:
