@@ -56,6 +56,10 @@ class Seq2Seq(nn.Module):
             layer_norm_eps=cfg["layer_norm_eps"],
         )
         self.generator = nn.Linear(d, len(cfg["tgt_vocab"]))
+        if cfg.get("tie_embeddings"):
+            # The generator's weight is the target embedding table (Vaswani et al. 2017, section
+            # 3.4; Press & Wolf 2017): (V, d_model) either way, one parameter, one copy in the file.
+            self.generator.weight = self.tgt_embed.weight
         self.use_positional = True  # run option: False drops positional encoding
 
     def embed(self, ids: torch.Tensor, side: str) -> torch.Tensor:
@@ -95,6 +99,8 @@ def metadata(cfg: dict) -> dict:
         "src_vocab", "tgt_vocab",
     ]
     meta = {"format": 1, **{k: cfg[k] for k in keys}, "specials": cfg.get("specials", SPECIALS)}
+    if cfg.get("tie_embeddings"):
+        meta["tie_embeddings"] = True  # the file has no generator.weight: the engine reads tgt_embed
     if "tokenizer" in cfg:
         meta["tokenizer"] = cfg["tokenizer"]
     out = {"attnscope": json.dumps(meta, ensure_ascii=False)}
@@ -132,6 +138,9 @@ def export(model: Seq2Seq, path: str, dtype=torch.float32, extra_tensors=None, i
     from safetensors.torch import save_file
 
     state = model.state_dict()
+    if model.cfg.get("tie_embeddings"):  # the same tensor as tgt_embed.weight: stored once
+        del state["generator.weight"]
+        int8 = tuple(n for n in int8 if n != "generator.weight")
     missing = [n for n in int8 if n not in state]
     if missing:
         raise ValueError(f"int8: no such tensors: {missing}")

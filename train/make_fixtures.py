@@ -75,9 +75,10 @@ def vocab(n):
 
 
 def C(name, seed, d, nhead, enc, dec, ff, act, norm_first, pos, scale_emb, eps, S, T,
-      src_v, tgt_v, max_len=48, dtype="F32", analysis=False, **run):
+      src_v, tgt_v, max_len=48, dtype="F32", analysis=False, tie=False, **run):
     """A fixture config; `run` holds the run options that differ from the defaults; `analysis`
-    adds the value-weighted and rollout reference tensors."""
+    adds the value-weighted and rollout reference tensors; `tie` makes the generator's weight the
+    target embedding table (the file then has no generator.weight)."""
     opts = {"heads": nhead, "scale": True, "causal_decoder": True, "causal_encoder": False,
             "positional": True, "overrides": [], "knock_out": []}
     for k, v in run.items():
@@ -92,6 +93,8 @@ def C(name, seed, d, nhead, enc, dec, ff, act, norm_first, pos, scale_emb, eps, 
         "scale_embedding": scale_emb, "src_vocab": vocab(src_v), "tgt_vocab": vocab(tgt_v),
         "dropout": 0.0,
     }
+    if tie:
+        cfg["tie_embeddings"] = True
     return {"name": name, "seed": seed, "cfg": cfg, "S": S, "T": T, "dtype": dtype, "opts": opts,
             "analysis": analysis}
 
@@ -145,6 +148,9 @@ CONFIGS = [
       max_len=12, analysis=True, heads=3, causal_encoder=True,
       knock_out=[("encoder", 1, 0), ("encoder", 1, 1), ("encoder", 1, 2), ("decoder_cross", 0, 0),
                  ("decoder_cross", 0, 1), ("decoder_cross", 0, 2), ("decoder_self", 1, 2)]),
+    # the translator's shape with its generator tied to the target embedding (train.py --tie)
+    C("tied_generator", 117, d=16, nhead=4, enc=2, dec=2, ff=32, act="relu", norm_first=False,
+      pos="sinusoidal", scale_emb=True, eps=1e-5, S=7, T=6, src_v=21, tgt_v=19, tie=True),
 ]
 
 STACKS = {"encoder": ("encoder", "self_attn"), "decoder_self": ("decoder", "self_attn"),
@@ -419,7 +425,8 @@ def reference(model_path, expected_path):
             y = ln(y + ff(y), p + ".norm3")
     dec = ln(y, "transformer.decoder.norm")
     got = {
-        "encoder_output": mem, "decoder_output": dec, "logits": lin(dec, "generator"),
+        "encoder_output": mem, "decoder_output": dec,
+        "logits": dec @ sd["tgt_embed.weight"].T + sd["generator.bias"] if cfg.get("tie_embeddings") else lin(dec, "generator"),
         "attn.encoder": torch.stack(attn["encoder"]),
         "attn.decoder_self": torch.stack(attn["decoder_self"]),
         "attn.cross": torch.stack(attn["decoder_cross"]),
@@ -509,6 +516,8 @@ def table_rows():
             flags.append(f"knock out {st}[{l}] head {h}")
         if s["analysis"]:
             flags.append("value-weighted + rollout refs")
+        if c.get("tie_embeddings"):
+            flags.append("generator tied to the target embedding")
         rows.append([
             s["name"], s["dtype"], str(c["d_model"]), f"{c['nhead']}/{o['heads']}",
             f"{c['num_encoder_layers']}/{c['num_decoder_layers']}", str(c["dim_feedforward"]),
@@ -523,9 +532,13 @@ def table_rows():
     return "\n".join(out)
 
 
-def main():
+def main(argv=None):
+    """`make_fixtures.py [NAME ...]`: every fixture, or only the named ones (the others' files are
+    left as they are)."""
+    only = set(sys.argv[1:] if argv is None else argv)
     os.makedirs(OUT_DIR, exist_ok=True)
     names = [s["name"] for s in CONFIGS]
+    assert only <= set(names), only - set(names)
     assert len(set(names)) == len(names)
     stale = [f for f in os.listdir(OUT_DIR)
              if f.endswith(".safetensors") and f.split(".")[0] not in names]
@@ -535,6 +548,8 @@ def main():
     print(f"torch {torch.__version__}")
     for spec in CONFIGS:
         name = spec["name"]
+        if only and name not in only:
+            continue
         model, src, tgt, res, extra, options, fast_diff = build(spec)
         mpath = os.path.join(OUT_DIR, name + ".safetensors")
         epath = os.path.join(OUT_DIR, name + ".expected.safetensors")

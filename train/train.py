@@ -324,10 +324,17 @@ def warm_start(model, path):
 
     by_rows = {"src_embed.weight": "src_vocab", "tgt_embed.weight": "tgt_vocab",
                "generator.weight": "tgt_vocab", "generator.bias": "tgt_vocab"}
+    if "generator.weight" not in old:  # a file with a tied generator: its rows are tgt_embed's
+        for suffix in ("", "_scale"):
+            if "tgt_embed.weight" + suffix in old:
+                old["generator.weight" + suffix] = old["tgt_embed.weight" + suffix]
     state = model.state_dict()
+    tied = model.cfg.get("tie_embeddings")
     copied, rows = 0, {}
     with torch.no_grad():
         for name, t in state.items():
+            if tied and name == "generator.weight":  # one table, started from the old target embedding
+                continue
             if name in by_rows:
                 side = by_rows[name]
                 index = {w: i for i, w in enumerate(meta[side])}
@@ -340,6 +347,8 @@ def warm_start(model, path):
             else:
                 raise ValueError(f"--init-from: {path} has no tensor {name} of shape {tuple(t.shape)}")
             copied += 1
+    if tied:
+        state["generator.weight"] = state["tgt_embed.weight"]
     model.load_state_dict(state)
     return copied, rows["src_vocab"], rows["tgt_vocab"]
 
@@ -406,6 +415,9 @@ def main(argv=None):
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--ff", type=int, default=256)
+    ap.add_argument("--tie", action="store_true",
+                    help="the generator's weight is the target embedding table (paper section 3.4): "
+                         "one table of target-vocabulary rows in the file instead of two")
     ap.add_argument("--min-count", type=int, default=3, help="a token seen fewer times in training stays unknown")
     ap.add_argument("--p-unk", type=float, default=0.12, help="share of training sentences with one word made <unk>")
     ap.add_argument("--sat-cap", type=float, default=0.9, help="attention weight above which a row is penalised")
@@ -458,6 +470,7 @@ def main(argv=None):
         "specials": {"pad": "<pad>", "bos": "<bos>", "eos": "<eos>", "unk": "<unk>"},
         "tokenizer": {"lowercase": True, "contractions": True, "glue": GLUE, "glue_prefix": GLUE_PREFIX, "compose_jamo": True},
         "languages": {"source": "en", "target": "ko"},  # the file's description fields (describe.py)
+        "tie_embeddings": a.tie,
     }
     model = Seq2Seq(cfg)
     # Embeddings are multiplied by sqrt(d_model): start them at std d_model^-1/2 so that the
