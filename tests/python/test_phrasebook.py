@@ -75,6 +75,12 @@ class Files(unittest.TestCase):
             en, ko, align, units = l.rstrip("\n").split("\t")
             self.assertEqual(len(ko.split(" ")), len(align.split(" ")))
 
+    def test_each_english_sentence_once(self):
+        # one sentence, one translation: a sentence in two files could teach two Korean versions
+        from collections import Counter
+        count = Counter(phrasebook.key(en) for _, en, _ in phrasebook.read_rows())
+        self.assertEqual([k for k, n in count.items() if n > 1], [])
+
     def test_no_copy_with_swapped_names_spells_a_held_out_sentence(self):
         # "Why did Tom leave early?" with Tom swapped for each male name in turn would, once,
         # spell the held-out "Why did Minho leave early?": that copy is left out, the others kept.
