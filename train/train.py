@@ -176,6 +176,24 @@ def exact_match(model, encoded):
     return ok / len(encoded), preds
 
 
+def everyday_dev(src_index):
+    """The dev half of the everyday reference set (`tests/data/everyday-en-ko.tsv`, issue 23) as
+    [(source ids, accepted translations)]; the held-out half is never read here."""
+    import eval_reference
+    rows = [r for r in eval_reference.load(eval_reference.DEFAULT_SET) if r["split"] == "dev"]
+    return [([src_index.get(t, UNK) for t in tokenize_en(r["en"])], r["refs"]) for r in rows]
+
+
+def everyday_match(model, everyday, tgt_vocab):
+    """Exact match on `everyday_dev`, by eval_reference's rule. A proxy for the engine's figure:
+    plain greedy decoding here (the engine also copies unknown words and stops loops)."""
+    import eval_reference
+    preds = greedy(model, [s for s, _ in everyday])
+    ok = sum(eval_reference.matches(detokenize_ko([tgt_vocab[i] for i in p]), refs)
+             for p, (_, refs) in zip(preds, everyday))
+    return ok / len(everyday)
+
+
 def lr_at(step, progress, peak, warmup, hold=0.6, floor=0.05):
     """Linear warmup over `warmup` steps, constant until `hold` of the run, then linear decay to
     `floor` * peak.  progress = max(step / total steps, elapsed / time budget), so on a machine fast
@@ -459,6 +477,7 @@ def main(argv=None):
     src_index = {t: i for i, t in enumerate(src_vocab)}
     tgt_index = {t: i for i, t in enumerate(tgt_vocab)}
     train_e, dev_e, test_e = (encode(d, src_index, tgt_index) for d in (train, dev, test))
+    everyday = everyday_dev(src_index)
     log(f"data: train {len(train)}, dev {len(dev)}, test {len(test)}; "
         f"src vocab {len(src_vocab)}, tgt vocab {len(tgt_vocab)}")
 
@@ -563,9 +582,12 @@ def main(argv=None):
                     if a.average > 1:
                         keep_for_average(model, a.data, step, a.average)  # the last may be the final one
                 if step >= a.eval_from and (step - a.eval_from) % a.eval_every == 0 or step == a.steps:
-                    em, _ = exact_match(f16_copy(model), dev_e[: a.eval_n])
+                    m16 = f16_copy(model)
+                    em, _ = exact_match(m16, dev_e[: a.eval_n])
+                    ev = everyday_match(m16, everyday, tgt_vocab)
                     model.train()
-                    log(f"  step {step:6d}  dev exact match (f16 weights, greedy, {a.eval_n}) {em:.4f}  {time.time() - t0:6.0f}s")
+                    log(f"  step {step:6d}  dev exact match (f16 weights, greedy, {a.eval_n}) {em:.4f}, "
+                        f"everyday dev {ev:.4f}  {time.time() - t0:6.0f}s")
                     if em > best[0]:
                         best = (em, copy.deepcopy(model.state_dict()))
                     if em >= a.target:
@@ -612,6 +634,8 @@ def main(argv=None):
     dev_em, _ = exact_match(m16, dev_e)
     test_em, test_pred = exact_match(m16, test_e)
     log(f"dev exact match (f16): {dev_em:.4f}")
+    everyday_em = everyday_match(m16, everyday, tgt_vocab)
+    log(f"everyday dev exact match (f16, plain greedy, {len(everyday)} sentences): {everyday_em:.4f}")
     log(f"TEST exact match (f16, greedy, {len(test_e)} held-out sentences): {test_em:.4f}")
     errors = [(d, p) for d, p, e in zip(test, test_pred, test_e) if p != e[1]]
     for (src, ko, al, en, _u), p in errors[:15]:
@@ -657,7 +681,7 @@ def main(argv=None):
     size = export_file(model, a.export)
     summary = {
         "params": n_params, "train_seconds": train_seconds, "dev_exact_match_f16": dev_em,
-        "test_exact_match_f16": test_em, "seed_output": " ".join(seed_ko), "seed_correct": seed_ok,
+        "test_exact_match_f16": test_em, "everyday_dev_exact_match_f16": everyday_em, "seed_output": " ".join(seed_ko), "seed_correct": seed_ok,
         "seed_cross_attention_last_layer": attn_report, "alignment_agreement": agree,
         "export_bytes": size, "total_seconds": time.time() - t_start,
     }
