@@ -78,6 +78,8 @@ def _bright(syl):
 # Version 3 (set by corpus.py with `--v3`): adjectives in 있다 / 없다 take 는 before a noun
 # (맛있는); version 2's files wrote 맛있은, and stay as they were.
 NATURAL = False
+# English verbs whose Korean is descriptive (need: 필요하다); version 3 conjugates them as adjectives.
+DESCRIPTIVE_VERBS = ("필요하다",)
 
 
 class Predicate:
@@ -155,9 +157,15 @@ class Predicate:
             return [self.n, plain] if plain != "ㄹ" else [self.b]
         return [self.b, plain]
 
+    @property
+    def descriptive(self):
+        """Conjugated as an adjective: adjectives, and (version 3: NATURAL) the verbs of
+        DESCRIPTIVE_VERBS, whose Korean describes a state (나는 물이 필요하다, not 필요한다)."""
+        return self.adjective or (NATURAL and self.dictionary in DESCRIPTIVE_VERBS)
+
     def present(self):
         """Plain present statement: 먹는다, 간다, 산다 (verbs); 크다, 춥다 (adjectives)."""
-        if self.adjective:
+        if self.descriptive:
             return [self.a, "다"]
         return [self.a, "는다"] if has_batchim(self.a) and not final_is(self.a, L_JONG) else [self.n, "ㄴ다"]
 
@@ -171,7 +179,7 @@ class Predicate:
 
     def attributive_present(self):
         """Before a noun: verbs 먹는, 가는, 사는; adjectives 큰, 작은, 추운."""
-        if self.adjective and not (NATURAL and self.stem.endswith(("있", "없"))):
+        if self.descriptive and not (NATURAL and self.stem.endswith(("있", "없"))):
             return self.eu("ㄴ", "은")
         return [self.n, "는"]  # and 맛있는, 재미없는 (version 3: NATURAL)
 
