@@ -3215,10 +3215,35 @@ def _v3_left(self):
     return self.end(en, drop_own(ko, OWN.get(subj.pron)))
 
 
+def _v3_never(self):
+    """have never / have you ever + past participle -> -ㄴ 적이 없다 / 있니 (experience): I have never
+    eaten kimchi -> 나는 김치를 먹은 적이 없다; Have you ever met Emma? -> 너는 엠마를 만난 적이 있니?"""
+    r = self.rng
+    c = self._v3_clause(["perf"])
+    c.neg, c.freq, c.never, c.contract = False, None, False, False
+    question = r.random() < 0.35
+    en = english(c, r, question=question)
+    aux = next(i for i, w in enumerate(en) if w.text.lower() in ("has", "have"))
+    if question:  # Have + subject + ever + participle
+        part = next(i for i, w in enumerate(en) if w is c.main_w)
+        ew = W("ever")
+        en = en[:part] + [ew] + en[part:]
+    else:
+        ew = W("never")
+        en = en[:aux + 1] + [ew] + en[aux + 1:]
+    ko = korean(c, "question" if question else "final", topic=True)
+    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
+    stem = c.verb.ko.attributive_past()
+    exist = ISS.question() if question else Predicate("없다", adjective=True).present()
+    ko = (ko[:j] + [K(stem[0], c.main_w, stem=True)] + [K(t, glue=True) for t in stem[1:]]
+          + [K("적"), K("이", glue=True)] + kpred(exist, ew))
+    return self.end(en, ko, "?" if question else ".")
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
             ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12),
-            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6), ("left", 5)]
+            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6), ("left", 5), ("never", 6)]
 
 
 def _v3_sentence(self):
