@@ -1802,6 +1802,8 @@ def _quantity(self, units=None, allow_one=True, plural_only=False):
         return [aw, uw], ko
     en_n, sino = _number_words(n)
     nw = W(en_n)
+    if unit == "day" and n == 2:  # 이틀, not 이 일 (which also reads "this work")
+        return [nw, uw], [K("이틀", nw)]
     num = KO_NUMBERS[n - 1] if system == "native" else sino
     return [nw, uw], [K(num, nw), K(counter, uw)]
 
@@ -3240,10 +3242,39 @@ def _v3_never(self):
     return self.end(en, ko, "?" if question else ".")
 
 
+def _v3_takes(self):
+    """it takes + a duration + to-infinitive -> -는 데 ... 이 걸리다: It takes two hours to clean
+    the kitchen -> 부엌을 청소하는 데 두 시간이 걸린다; How long does it take to ...? -> ... 데 얼마나
+    걸리니?"""
+    r = self.rng
+    c = self._v3_clause(["want"])
+    c.neg, c.freq, c.never, c.contract = False, None, False, False
+    full = english(c, r)
+    to = next(i for i, w in enumerate(full) if w.text == "to" and i > 0 and full[i - 1].text in ("want", "wants"))
+    inf = full[to:]  # to clean the kitchen ...
+    ko = korean(c, "final", topic=True)
+    ko = ko[len(c.subj.ko) + 1:]  # the clause without its subject and topic particle
+    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
+    stem = c.verb.ko.attributive_present()
+    body = ko[:j] + [K(stem[0], c.main_w, stem=True)] + [K(t, glue=True) for t in stem[1:]] + [K("데")]
+    tw = W("take")
+    if r.random() < 0.3:  # How long does it take to ...?
+        hw, lw = W("how", cap=True), W("long")
+        en = [hw, lw, W("does"), W("it"), tw] + inf
+        ko = body + [K("얼마나", hw)] + predicate(Predicate("걸리다"), "pres", "question", tw, False, None)
+        return self.end(en, ko, "?")
+    past = r.random() < 0.4
+    tw = W("took" if past else "takes")
+    q_en, q_ko = self._quantity(units=["minute", "minute", "hour", "hour", "day", "week"])
+    en = [W("it", cap=True), tw] + q_en + inf
+    ko = body + q_ko + [K(particle("subj", q_ko[-1].text))] + predicate(Predicate("걸리다"), "past" if past else "pres", "final", tw, False, None)
+    return self.end(en, ko)
+
+
 V3_KINDS = [("dur", 16), ("ago", 8), ("in", 8), ("every", 6), ("clock_s", 8), ("q_time", 12), ("q_long", 10),
             ("q_many", 14), ("age", 7), ("price", 7), ("far", 4), ("expr", 40), ("sense", 16), ("compl", 24), ("npmod", 24),
             ("going", 10), ("prepn", 16), ("super", 10), ("quant", 12), ("request", 12), ("might", 6), ("coord", 16), ("adv", 16), ("state", 12),
-            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6), ("left", 5), ("never", 6)]
+            ("nikka", 8), ("named", 5), ("make", 5), ("one", 4), ("sothat", 5), ("weather", 6), ("left", 5), ("never", 6), ("takes", 5)]
 
 
 def _v3_sentence(self):
