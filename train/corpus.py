@@ -2695,6 +2695,14 @@ def _v3_request(self):
     return self.end(en, ko)
 
 
+def _verb_in_form(ko, c, form):
+    """The clause's Korean up to its main verb, the verb put in `form` (stem tokens, e.g. its
+    attributive_past()) and what followed it dropped: for constructions built on a clause's verb
+    (올지도 모른다, 먹은 적이 없다, 청소하는 데 걸린다)."""
+    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
+    return ko[:j] + [K(form[0], c.main_w, stem=True)] + [K(t, glue=True) for t in form[1:]]
+
+
 def _v3_might(self):
     """might -> ㄹ지도 모른다: It might rain -> 비가 올지도 모른다; Emma might come late."""
     r = self.rng
@@ -2705,9 +2713,7 @@ def _v3_might(self):
     mw = W("might")
     en = en[:i] + [mw] + en[i + 1:]
     ko = korean(c, "final", topic=True)
-    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
-    stem = c.verb.ko.attributive_future()
-    ko = ko[:j] + [K(stem[0], c.main_w, stem=True)] + [K(t, glue=True) for t in stem[1:]] + [K("지도", glue=True)] + kpred(Predicate("모르다", "르").present(), mw)
+    ko = _verb_in_form(ko, c, c.verb.ko.attributive_future()) + [K("지도", glue=True)] + kpred(Predicate("모르다", "르").present(), mw)
     return self.end(en, ko)
 
 
@@ -3234,11 +3240,8 @@ def _v3_never(self):
         ew = W("never")
         en = en[:aux + 1] + [ew] + en[aux + 1:]
     ko = korean(c, "question" if question else "final", topic=True)
-    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
-    stem = c.verb.ko.attributive_past()
     exist = ISS.question() if question else Predicate("없다", adjective=True).present()
-    ko = (ko[:j] + [K(stem[0], c.main_w, stem=True)] + [K(t, glue=True) for t in stem[1:]]
-          + [K("적"), K("이", glue=True)] + kpred(exist, ew))
+    ko = _verb_in_form(ko, c, c.verb.ko.attributive_past()) + [K("적"), K("이", glue=True)] + kpred(exist, ew)
     return self.end(en, ko, "?" if question else ".")
 
 
@@ -3254,9 +3257,7 @@ def _v3_takes(self):
     inf = full[to:]  # to clean the kitchen ...
     ko = korean(c, "final", topic=True)
     ko = ko[len(c.subj.ko) + 1:]  # the clause without its subject and topic particle
-    j = next(j for j, x in enumerate(ko) if x.src is c.main_w)
-    stem = c.verb.ko.attributive_present()
-    body = ko[:j] + [K(stem[0], c.main_w, stem=True)] + [K(t, glue=True) for t in stem[1:]] + [K("데")]
+    body = _verb_in_form(ko, c, c.verb.ko.attributive_present()) + [K("데")]
     tw = W("take")
     if r.random() < 0.3:  # How long does it take to ...?
         hw, lw = W("how", cap=True), W("long")
