@@ -40,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import attnscope_model  # noqa: E402
+import eval_reference  # noqa: E402
 from attnscope_model import Seq2Seq  # noqa: E402
 from corpus import GLUE, GLUE_PREFIX, SEED_EN, SEED_KO, detokenize_ko, read_tsv, tokenize_en  # noqa: E402
 
@@ -179,7 +180,6 @@ def exact_match(model, encoded):
 def everyday_dev(src_index):
     """The dev half of the everyday reference set (`tests/data/everyday-en-ko.tsv`, issue 23) as
     [(source ids, accepted translations)]; the held-out half is never read here."""
-    import eval_reference
     rows = [r for r in eval_reference.load(eval_reference.DEFAULT_SET) if r["split"] == "dev"]
     return [([src_index.get(t, UNK) for t in tokenize_en(r["en"])], r["refs"]) for r in rows]
 
@@ -187,7 +187,6 @@ def everyday_dev(src_index):
 def everyday_match(model, everyday, tgt_vocab):
     """Exact match on `everyday_dev`, by eval_reference's rule. A proxy for the engine's figure:
     plain greedy decoding here (the engine also copies unknown words and stops loops)."""
-    import eval_reference
     preds = greedy(model, [s for s, _ in everyday])
     ok = sum(eval_reference.matches(detokenize_ko([tgt_vocab[i] for i in p]), refs)
              for p, (_, refs) in zip(preds, everyday))

@@ -77,7 +77,6 @@ class Files(unittest.TestCase):
 
     def test_each_english_sentence_once(self):
         # one sentence, one translation: a sentence in two files could teach two Korean versions
-        from collections import Counter
         count = Counter(phrasebook.key(en) for _, en, _ in phrasebook.read_rows())
         self.assertEqual([k for k, n in count.items() if n > 1], [])
 
