@@ -44,6 +44,7 @@ Usage:
     python3 train/eval_reference.py                 # exact match per split
     python3 train/eval_reference.py --unknown       # made-up word carried exactly once (dev)
     python3 train/eval_reference.py --check-split   # the split column follows the rule
+    python3 train/eval_reference.py --model F --generator-test DIR/en-ko-test.tsv   # a run's own test file
 """
 
 import argparse
@@ -273,11 +274,25 @@ def main():
                     help="also print the held-out sentences' outputs (for the final report only)")
     ap.add_argument("--unknown", action="store_true",
                     help="dev sentences with one word made up: share carried exactly once")
+    ap.add_argument("--generator-test", metavar="TSV",
+                    help="instead: exact match of the engine's translations on a generator test file "
+                         "(en<TAB>ko tokens<TAB>align, e.g. tests/data/en-ko-test.tsv) against its detokenised gold")
     ap.add_argument("--check-split", action="store_true",
                     help="check that the split column follows the rule, and print the counts")
     ap.add_argument("--assign-split", action="store_true",
                     help="rewrite the split column by the rule (used once, when the set was written)")
     args = ap.parse_args()
+
+    if args.generator_test:
+        sys.path.insert(0, os.path.join(ROOT, "train"))
+        from corpus import detokenize_ko
+        with open(args.generator_test, encoding="utf-8") as f:
+            pairs = [l.split("\t")[:2] for l in f.read().splitlines()[1:] if l.strip()]
+        outs = translate([en for en, _ in pairs], args.model, args.cli)
+        ok = sum(o.strip() == detokenize_ko(ko.split(" ")).strip()
+                 for (_, ko), o in zip(pairs, outs))
+        print(f"generator test exact match: {pct(ok, len(pairs))}")
+        return
 
     rows = load(args.set)
     if args.assign_split:
