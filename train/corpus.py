@@ -1135,6 +1135,8 @@ def english(c, r, question=False, wh=None, whw=None, imperative=False, subordina
     front = [a for a in c.adjuncts_pre if a[2] == "front" and not subordinate]
     endt = [a for a in c.adjuncts_pre if a[2] == "end" or subordinate]
     out_front = []
+    # what the English put first: version 3's Korean puts only that before the subject (`_korean`)
+    c.front_shown = bool(front) and not question
     if front and not question:
         for en, _ko, _ in front:
             out_front += en
@@ -1482,8 +1484,10 @@ def _korean(c, form, topic, conj_w):
             kind = "subj"
         subj = subject_tokens(c.subj, kind)
         if NATURAL and c.kind != "there":  # 나는 어제 ...: a time phrase the English puts last follows the subject
-            pre = [k for _, ko, at in c.adjuncts_pre if at == "front" for k in ko]
-            subj = subj + [k for _, ko, at in c.adjuncts_pre if at != "front" for k in ko]
+            # (in a question or a subordinate clause the English puts every time phrase last)
+            shown = getattr(c, "front_shown", True)
+            pre = [k for _, ko, at in c.adjuncts_pre if at == "front" and shown for k in ko]
+            subj = subj + [k for _, ko, at in c.adjuncts_pre if not (at == "front" and shown) for k in ko]
     freq = [K(c.freq[1])] if c.freq else []
     place = c.place[1] if c.place else []
     adj = []
