@@ -245,6 +245,39 @@ def _swap_names(en, ko, names, rng):
     return en, ko
 
 
+def _unit_words(names):
+    """English word (lowercase) -> (Korean token, is a name): the lexicon's nouns (singular and
+    plural), places and names, the words `train.py` may make <unk> on both sides."""
+    from corpus import _tsv
+    out = {}
+    for r in _tsv("nouns-*.tsv"):
+        for en in (r["en"], r["plural"]):
+            if en != "-" and " " not in en and " " not in r["ko"]:
+                out.setdefault(en.lower(), (r["ko"], False))
+    for r in _tsv("places.tsv"):
+        if " " not in r["en"] and " " not in r["ko"]:
+            out.setdefault(r["en"].lower(), (r["ko"], False))
+    for en, (ko, _) in names.items():
+        out[en.lower()] = (ko, True)
+    return out
+
+
+def units(en_tokens, ko, words):
+    """The `units` column of a pair: `i:j,...` for each English token i that the lexicon knows
+    (`_unit_words`), said once in the English, whose Korean token stands once in `ko` (a name: at
+    least once, since Korean repeats a name where English says *she*). Without it a phrasebook
+    line never teaches the model to write <unk> for a word it does not know (`train.with_unknowns`)."""
+    out = []
+    for i, t in enumerate(en_tokens):
+        if t not in words or en_tokens.count(t) != 1:
+            continue
+        k, is_name = words[t]
+        js = [j for j, tok in enumerate(ko) if tok == k]
+        if len(js) == 1 or (is_name and js):
+            out.append(f"{i}:{','.join(map(str, js))}")
+    return " ".join(out)
+
+
 def lines(inventory, copies=4, seed=1, rows=None, exclude=None, log=print):
     """The phrasebook as training lines (`en<TAB>ko tokens<TAB>align<TAB>units`, align -1)."""
     from corpus import MAX_EN, tokenize_en
@@ -252,6 +285,7 @@ def lines(inventory, copies=4, seed=1, rows=None, exclude=None, log=print):
     exclude = held_out_keys() if exclude is None else exclude
     seg = Segmenter(inventory)
     names = _names()
+    words = _unit_words(names)
     rng = random.Random(seed * 7919 + 41)
     out, dropped, unspelt, swapped_out, new = [], 0, 0, 0, Counter()
     for _, en, ko_text in rows:
@@ -268,7 +302,7 @@ def lines(inventory, copies=4, seed=1, rows=None, exclude=None, log=print):
             if key(e) in exclude:  # a swapped name can spell a held-out sentence: that copy is left out
                 swapped_out += 1
                 continue
-            out.append(f"{e}\t{' '.join(k)}\t{' '.join(['-1'] * len(k))}\t\n")
+            out.append(f"{e}\t{' '.join(k)}\t{' '.join(['-1'] * len(k))}\t{units(tokenize_en(e), k, words)}\n")
     log(f"phrasebook: {len(rows) - dropped - unspelt} of {len(rows)} sentences ({dropped} held out or too long, "
         f"{unspelt} whose tokens do not spell the text), "
         f"x{copies}: {len(out)} training lines ({swapped_out} copies whose swapped names spelt a held-out sentence left out); "

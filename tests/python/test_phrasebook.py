@@ -60,6 +60,30 @@ class Names(unittest.TestCase):
         self.assertEqual(ko, ["민호", "+는", "지수", "+와", "먹어", "+ㅆ", "+다", "."])
 
 
+class Units(unittest.TestCase):
+    # the words train.py may make <unk> on both sides (with_unknowns): without them no phrasebook
+    # line teaches the model to write <unk> where a word it does not know belongs
+    @classmethod
+    def setUpClass(cls):
+        cls.words = phrasebook._unit_words(phrasebook._names())
+
+    def units(self, en, ko):
+        from corpus import tokenize_en
+        return phrasebook.units(tokenize_en(en), ko.split(" "), self.words)
+
+    def test_nouns_plurals_and_names_are_units(self):
+        self.assertEqual(self.units("Tom gave Emma three books.", "톰 +은 엠마 +에게 책 세 권 +을 주어 +ㅆ +다 ."),
+                         "0:0 2:2 4:4")
+
+    def test_a_name_korean_repeats_is_one_unit_with_every_position(self):
+        self.assertEqual(self.units("Jisu was late because she missed the bus.",
+                                    "지수 +는 버스 +를 놓쳐 +ㅆ +기 때문에 지수 +는 늦어 +ㅆ +다 ."), "0:0,8 7:2")
+
+    def test_a_noun_twice_on_either_side_is_not_a_unit(self):
+        self.assertEqual(self.units("The dog saw another dog.", "개 +는 다른 개 +를 봐 +ㅆ +다 ."), "")
+        self.assertEqual(self.units("My bag is in the car.", "가방 +은 차 +에 있 +다 . 차 !"), "1:0")
+
+
 class Files(unittest.TestCase):
     def test_every_line_is_a_pair_and_none_is_a_reference_sentence(self):
         rows = phrasebook.read_rows()
