@@ -6,21 +6,16 @@ places, started four ways (MODEL.md, "Capacity, the size budget and the next run
     target/venv/bin/python train/tie_probe.py --model train/warm/en-ko-v3-run8.safetensors --dev DIR/dev.tsv
 """
 import argparse
-import json
 import os
 import sys
 
 import torch
 import torch.nn.functional as F
-from safetensors import safe_open
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train as T  # noqa: E402
 from attnscope_model import Seq2Seq  # noqa: E402
-
-CFG_KEYS = ("d_model", "nhead", "num_encoder_layers", "num_decoder_layers", "dim_feedforward", "activation",
-            "norm_first", "layer_norm_eps", "positional", "max_len", "scale_embedding", "src_vocab", "tgt_vocab",
-            "specials", "tokenizer")
+from export_onnx import load  # noqa: E402  (an attnscope file -> Seq2Seq, cfg)
 
 
 @torch.no_grad()
@@ -47,29 +42,24 @@ def main():
     ap.add_argument("-n", type=int, default=1000)
     a = ap.parse_args()
     torch.set_num_threads(1)
-    with safe_open(a.model, "pt") as f:
-        meta = json.loads(f.metadata()["attnscope"])
-
-    def model(tie):
-        m = Seq2Seq(dict({k: meta[k] for k in CFG_KEYS}, dropout=0.0, tie_embeddings=tie))
-        T.warm_start(m, a.model)
-        return m
-
-    index = {side: {t: i for i, t in enumerate(meta[side])} for side in ("src_vocab", "tgt_vocab")}
+    untied, cfg = load(a.model)
+    index = {side: {t: i for i, t in enumerate(cfg[side])} for side in ("src_vocab", "tgt_vocab")}
     encoded = T.encode(T.load(a.dev)[: a.n], index["src_vocab"], index["tgt_vocab"])
+
     def row(name, result):
         print(f"{name:<48} loss {result[0]:7.3f}  next token {100 * result[1]:5.1f}%")
 
-    untied = model(False)
     row("untied, as the file is", score(untied, encoded))
     E, G = untied.tgt_embed.weight.detach(), untied.generator.weight.detach()
     for name, table in (("the old target embedding", E), ("the old generator", G),
                         ("the generator at the embedding's norm", G * E.norm(dim=1).mean() / G.norm(dim=1).mean()),
                         ("their mean", (E + G) / 2)):
-        tied = model(True)
+        tied = Seq2Seq(dict(cfg, tie_embeddings=True)).eval()
+        tied.load_state_dict(untied.state_dict())
         with torch.no_grad():
             tied.tgt_embed.weight.copy_(table)  # the generator's weight is this same tensor
         row("tied, from " + name, score(tied, encoded))
+
 
 if __name__ == "__main__":
     main()

@@ -341,6 +341,9 @@ def warm_start(model, path):
 
     by_rows = {"src_embed.weight": "src_vocab", "tgt_embed.weight": "tgt_vocab",
                "generator.weight": "tgt_vocab", "generator.bias": "tgt_vocab"}
+    if model.cfg.get("tie_embeddings") and "generator.weight" in old:
+        raise ValueError(f"--tie --init-from {path}: an untied file's output side would be thrown away "
+                         "(train/tie_probe.py; MODEL.md, \"Capacity\"): continue untied, or train tied from the start")
     if "generator.weight" not in old:  # a file with a tied generator: its rows are tgt_embed's
         for suffix in ("", "_scale"):
             if "tgt_embed.weight" + suffix in old:
