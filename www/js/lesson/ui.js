@@ -359,10 +359,21 @@ export class HeatTable {
     this.box = h("div", { class: "heat-wrap" }, this.table);
     this.root = scrollBox(this.box);
     this.shape = "";
+    /** @type {number[]} the columns last revealed: kept in view when the table's width changes (a font that arrives late) */
+    this.revealed = [];
+    new ResizeObserver(() => this.revealed.length && this.scrollTo(this.revealed)).observe(this.table);
+    // once the reader scrolls the box, where it stands is theirs
+    for (const type of ["pointerdown", "wheel", "touchstart", "keydown"]) this.box.addEventListener(type, () => (this.revealed = []), { passive: true });
   }
 
-  /** Scroll the table (if it scrolls) so that the columns `cols` (0-based) are in view, right of the row names. @param {number[]} cols */
+  /** Scroll the table (if it scrolls) so that the columns `cols` (0-based) are in view, right of the row names, now and after its width changes. @param {number[]} cols */
   reveal(cols) {
+    this.revealed = cols;
+    this.scrollTo(cols);
+  }
+
+  /** @param {number[]} cols */
+  scrollTo(cols) {
     const head = this.table.tHead?.rows[0]?.cells;
     if (!head || !cols.length) return;
     const b = this.box.getBoundingClientRect();
