@@ -460,12 +460,14 @@ def main(argv=None):
     ap.add_argument("--data", default=os.path.join(HERE, "out"))
     ap.add_argument("--test", default=os.path.join(ROOT, "tests", "data", "en-ko-test.tsv"))
     ap.add_argument("--export", default=os.path.join(ROOT, "www", "models", "en-ko.safetensors"))
+    ap.add_argument("--threads", type=int, default=1,
+                    help="PyTorch's CPU threads (1: the runs of MODEL.md before run 9; 2 on a machine left to the run)")
     ap.add_argument("--analyze-only", action="store_true")
     ap.add_argument("--export-only", action="store_true",
                     help="with --analyze-only: reload (and with --average, average) the model and export it, without the evaluation")
     a = ap.parse_args(argv)
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     random.seed(a.seed)
     rng = random.Random(a.seed)
