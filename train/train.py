@@ -30,6 +30,7 @@ import copy
 import json
 import os
 import random
+import re
 import sys
 import time
 
@@ -321,13 +322,19 @@ def saturation_report(model, encoded, n=300):
         cap.close()
 
 
-def warm_start(model, path):
+def warm_start(model, path, grow=False):
     """Start `model` from the attnscope file at `path` (int8 rows dequantised, F16 widened).
 
     Tensors of equal shape are copied; the embedding tables and the generator are copied row by
     row for the tokens both vocabularies hold (looked up by token text), so a model whose corpus
     added words keeps what the old one knew and starts the new words' rows as a fresh model
-    would. Returns (tensors copied, source rows copied, target rows copied)."""
+    would. With `grow`, a model with more encoder or decoder layers than the file computes, at
+    the start, exactly what the file computes: each layer the file lacks reads as the file's top
+    layer of that stack does (its query/key/value and first feed-forward weights copied) but
+    writes nothing (its attention output and second feed-forward projections zero), so it maps
+    x to LayerNorm(LayerNorm(x)), a per-token shift and scale of x that the stack's final
+    LayerNorm removes (post-LN). Training then gives it something to write.
+    Returns (tensors copied, source rows copied, target rows copied)."""
     from safetensors import safe_open
 
     with safe_open(path, "pt") as f:
@@ -364,6 +371,15 @@ def warm_start(model, path):
                 rows[side] = len(pairs)
             elif name in old and old[name].shape == t.shape:
                 t.copy_(value(name))
+            elif grow and (top := top_layer(name, meta)) in old and old[top].shape == t.shape:
+                if re.search(r"(out_proj|linear2)\.(weight|bias)$", name):
+                    t.zero_()  # writes nothing yet
+                elif re.search(r"norm\d\.weight$", name):
+                    t.fill_(1.0)  # plain LayerNorm: a per-token shift and scale
+                elif re.search(r"norm\d\.bias$", name):
+                    t.zero_()
+                else:
+                    t.copy_(value(top))
             else:
                 raise ValueError(f"--init-from: {path} has no tensor {name} of shape {tuple(t.shape)}")
             copied += 1
@@ -371,6 +387,17 @@ def warm_start(model, path):
         state["generator.weight"] = state["tgt_embed.weight"]
     model.load_state_dict(state)
     return copied, rows["src_vocab"], rows["tgt_vocab"]
+
+
+def top_layer(name, meta):
+    """'transformer.decoder.layers.3.linear1.weight' -> the same tensor of the top decoder layer
+    an attnscope file with `meta` holds ('...layers.1.linear1.weight' for 2 layers); other names
+    unchanged."""
+    m = re.fullmatch(r"transformer\.(encoder|decoder)\.layers\.(\d+)\.(.+)", name)
+    if not m:
+        return name
+    n = meta[f"num_{m[1]}_layers"]
+    return f"transformer.{m[1]}.layers.{min(int(m[2]), n - 1)}.{m[3]}"
 
 
 def export_file(model, path):
@@ -455,6 +482,8 @@ def main(argv=None):
     ap.add_argument("--init-from", metavar="FILE",
                     help="start from this attnscope model file instead of random weights (same sizes; "
                          "vocabulary rows matched by token)")
+    ap.add_argument("--grow", action="store_true",
+                    help="with --init-from and more --layers than the file: new top layers that start by changing nothing (warm_start)")
     ap.add_argument("--torch-embedding-init", action="store_true",
                     help="keep PyTorch's N(0, 1) embeddings (to measure the saturation they cause)")
     ap.add_argument("--data", default=os.path.join(HERE, "out"))
@@ -504,7 +533,7 @@ def main(argv=None):
         for emb in (model.src_embed, model.tgt_embed):
             nn.init.normal_(emb.weight, 0.0, a.d_model ** -0.5)
     if a.init_from and not a.resume and not a.analyze_only:
-        n, src_rows, tgt_rows = warm_start(model, a.init_from)
+        n, src_rows, tgt_rows = warm_start(model, a.init_from, grow=a.grow)
         log(f"started from {a.init_from}: {n} tensors, {src_rows} of {len(src_vocab)} source rows, "
             f"{tgt_rows} of {len(tgt_vocab)} target rows")
     n_params = sum(p.numel() for p in model.parameters())
