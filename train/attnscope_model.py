@@ -128,6 +128,25 @@ def quantize_rows(w: torch.Tensor):
     return q.contiguous(), scale.contiguous()
 
 
+def read(path: str):
+    """An attnscope model file -> (its config: the `__metadata__["attnscope"]` JSON; its tensors
+    as F32 by state_dict name, each I8 tensor dequantised with its `NAME_scale`, w = q * scale
+    row by row, and the scales themselves dropped)."""
+    from safetensors import safe_open
+
+    with safe_open(str(path), "pt") as f:
+        cfg = json.loads(f.metadata()["attnscope"])
+        raw = {k: f.get_tensor(k) for k in f.keys()}
+    state = {}
+    for k, v in raw.items():
+        if k.endswith("_scale") and k[: -len("_scale")] in raw:
+            continue
+        if v.dtype == torch.int8:
+            v = v.float() * raw[k + "_scale"].float()[:, None]  # (rows, cols) * (rows, 1)
+        state[k] = v.float()
+    return cfg, state
+
+
 def export(model: Seq2Seq, path: str, dtype=torch.float32, extra_tensors=None, int8=()) -> None:
     """Write `model` as an attnscope model file (F32, or F16/BF16 to halve the size).
 

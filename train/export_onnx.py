@@ -50,9 +50,9 @@ from pathlib import Path
 
 import torch
 from torch import nn
-from safetensors import safe_open
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import attnscope_model  # noqa: E402
 from attnscope_model import Seq2Seq  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,16 +62,7 @@ MINILM_LENGTHS = (32, 128)
 
 def load(path):
     """An attnscope model file -> (Seq2Seq in eval mode, F32, int8 tables dequantised; cfg)."""
-    with safe_open(str(path), "pt") as f:
-        cfg = json.loads(f.metadata()["attnscope"])
-        raw = {k: f.get_tensor(k) for k in f.keys()}
-    state = {}
-    for k, v in raw.items():
-        if k.endswith("_scale") and k[: -len("_scale")] in raw:
-            continue
-        if v.dtype == torch.int8:
-            v = v.float() * raw[k + "_scale"].float()[:, None]  # w[r][c] = q[r][c] * scale[r]
-        state[k] = v.float()
+    cfg, state = attnscope_model.read(path)
     model = Seq2Seq(cfg)
     model.load_state_dict(state)  # strict: a missing or extra tensor is an error
     return model.eval(), cfg
@@ -249,16 +240,7 @@ def minilm_bert(model_path):
     from transformers import BertModel
 
     quiet_transformers()
-    with safe_open(str(model_path), "pt") as f:
-        cfg = json.loads(f.metadata()["attnscope"])
-        raw = {k: f.get_tensor(k) for k in f.keys()}
-    ours = {}
-    for k, v in raw.items():
-        if k.endswith("_scale") and k[: -len("_scale")] in raw:
-            continue
-        if v.dtype == torch.int8:  # w[r][c] = q[r][c] * scale[r], in f32 as the engine does
-            v = v.float() * raw[k + "_scale"].float()[:, None]
-        ours[k] = v.float()
+    cfg, ours = attnscope_model.read(model_path)  # int8 dequantised in f32, as the engine does
     hf = {
         "embeddings.word_embeddings.weight": ours.pop("src_embed.weight"),
         "embeddings.position_embeddings.weight": ours.pop("src_pos.weight"),

@@ -335,26 +335,14 @@ def warm_start(model, path, grow=False):
     x to LayerNorm(LayerNorm(x)), a per-token shift and scale of x that the stack's final
     LayerNorm removes (post-LN). Training then gives it something to write.
     Returns (tensors copied, source rows copied, target rows copied)."""
-    from safetensors import safe_open
-
-    with safe_open(path, "pt") as f:
-        meta = json.loads(f.metadata()["attnscope"])
-        old = {k: f.get_tensor(k) for k in f.keys()}
-
-    def value(name):
-        w = old[name].float()
-        scale = old.get(name + "_scale")
-        return w * scale.float()[:, None] if scale is not None else w
-
+    meta, old = attnscope_model.read(path)  # F32, int8 tables dequantised
     by_rows = {"src_embed.weight": "src_vocab", "tgt_embed.weight": "tgt_vocab",
                "generator.weight": "tgt_vocab", "generator.bias": "tgt_vocab"}
     if model.cfg.get("tie_embeddings") and "generator.weight" in old:
         raise ValueError(f"--tie --init-from {path}: an untied file's output side would be thrown away "
                          "(train/tie_probe.py; MODEL.md, \"Capacity\"): continue untied, or train tied from the start")
     if "generator.weight" not in old:  # a file with a tied generator: its rows are tgt_embed's
-        for suffix in ("", "_scale"):
-            if "tgt_embed.weight" + suffix in old:
-                old["generator.weight" + suffix] = old["tgt_embed.weight" + suffix]
+        old["generator.weight"] = old["tgt_embed.weight"]
     state = model.state_dict()
     tied = model.cfg.get("tie_embeddings")
     copied, rows = 0, {}
@@ -367,10 +355,10 @@ def warm_start(model, path, grow=False):
                 index = {w: i for i, w in enumerate(meta[side])}
                 pairs = [(j, index[w]) for j, w in enumerate(model.cfg[side]) if w in index]
                 new_rows, old_rows = (torch.tensor(x) for x in zip(*pairs))
-                t[new_rows] = value(name)[old_rows]
+                t[new_rows] = old[name][old_rows]
                 rows[side] = len(pairs)
             elif name in old and old[name].shape == t.shape:
-                t.copy_(value(name))
+                t.copy_(old[name])
             elif grow and (top := top_layer(name, meta)) in old and old[top].shape == t.shape:
                 if re.search(r"(out_proj|linear2)\.(weight|bias)$", name):
                     t.zero_()  # writes nothing yet
@@ -379,7 +367,7 @@ def warm_start(model, path, grow=False):
                 elif re.search(r"norm\d\.bias$", name):
                     t.zero_()
                 else:
-                    t.copy_(value(top))
+                    t.copy_(old[top])
             else:
                 raise ValueError(f"--init-from: {path} has no tensor {name} of shape {tuple(t.shape)}")
             copied += 1
