@@ -135,9 +135,19 @@ def forward(model, src, tgt_in):
     return decode_step(model, mem, src_pad, tgt_in)
 
 
+def banned_by_ngram(seq, n):
+    """The tokens that would make the last n - 1 tokens of `seq` plus one of them an n-gram
+    `seq` already holds (the "no repeated n-gram" rule of generation libraries; <unk> exempt)."""
+    if n < 2 or len(seq) < n - 1:
+        return set()
+    last = seq[len(seq) - (n - 1):]
+    return {seq[j + n - 1] for j in range(len(seq) - (n - 1)) if seq[j:j + n - 1] == last} - {UNK}
+
+
 @torch.no_grad()
-def greedy(model, srcs, max_len=60, batch_size=250):
-    """Greedy decoding of a list of source id lists -> list of target id lists (without eos)."""
+def greedy(model, srcs, max_len=60, batch_size=250, no_repeat=0):
+    """Greedy decoding of a list of source id lists -> list of target id lists (without eos).
+    no_repeat=N > 1 never takes a token that repeats an N-gram (`banned_by_ngram`)."""
     model.eval()
     outs = [None] * len(srcs)
     order = sorted(range(len(srcs)), key=lambda i: len(srcs[i]))
@@ -148,8 +158,10 @@ def greedy(model, srcs, max_len=60, batch_size=250):
         ys = torch.full((len(idx), 1), BOS, dtype=torch.long)
         done = torch.zeros(len(idx), dtype=torch.bool)
         for _ in range(max_len):
-            logits = decode_step(model, mem, src_pad, ys)
-            nxt = logits[:, -1].argmax(-1)
+            logits = decode_step(model, mem, src_pad, ys)[:, -1]
+            for r in range(len(idx)) if no_repeat else ():
+                logits[r, list(banned_by_ngram(ys[r, 1:].tolist(), no_repeat))] = float("-inf")
+            nxt = logits.argmax(-1)
             nxt = torch.where(done, torch.full_like(nxt, PAD), nxt)
             ys = torch.cat([ys, nxt[:, None]], 1)
             done |= nxt == EOS
