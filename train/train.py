@@ -368,6 +368,17 @@ def warm_start(model, path, grow=False):
                 pairs = [(j, index[w]) for j, w in enumerate(model.cfg[side]) if w in index]
                 new_rows, old_rows = (torch.tensor(x) for x in zip(*pairs))
                 t[new_rows] = old[name][old_rows]
+                if name.startswith("generator."):
+                    # A trained generator's logits may all lie far below zero (softmax ignores a
+                    # common shift: run 9's are near -38 but for the right token), so a fresh row,
+                    # whose logit is near zero, would outbid every trained one and be written in
+                    # place of every word (a loss of 17.9 on sentences the file translates at
+                    # 0.07). A new token starts instead as the mean trained row with the lowest
+                    # trained bias: below most words, never the first choice, until trained.
+                    fresh = torch.ones(len(t), dtype=torch.bool)
+                    fresh[new_rows] = False
+                    rows_old = old[name][old_rows]
+                    t[fresh] = rows_old.mean(0) if name.endswith("weight") else rows_old.min()
                 rows[side] = len(pairs)
             elif name in old and old[name].shape == t.shape:
                 t.copy_(old[name])
