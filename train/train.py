@@ -190,6 +190,25 @@ def exact_match(model, encoded):
     return ok / len(encoded), preds
 
 
+def teacher_forced_loss(model, encoded, n=960, batch_size=96, seed=0):
+    """Mean cross-entropy of `model` (eval mode, no label smoothing) on n training examples drawn
+    with `seed`, given the right previous tokens: logged after --init-from, where it should be
+    about what the file itself scores, not that of a fresh model."""
+    pick = random.Random(seed).sample(range(len(encoded)), min(n, len(encoded)))
+    loss_fn = nn.CrossEntropyLoss(ignore_index=PAD)
+    was_training, total = model.training, 0.0
+    model.eval()
+    with torch.no_grad():
+        for b in range(0, len(pick), batch_size):
+            ex = [encoded[i] for i in pick[b: b + batch_size]]
+            src = pad([e[0] for e in ex])
+            tgt = pad([[BOS] + e[1] + [EOS] for e in ex])
+            logits = forward(model, src, tgt[:, :-1])
+            total += float(loss_fn(logits.reshape(-1, logits.shape[-1]), tgt[:, 1:].reshape(-1))) * len(ex)
+    model.train(was_training)
+    return total / len(pick)
+
+
 def everyday_dev(src_index):
     """The dev half of the everyday reference set (`tests/data/everyday-en-ko.tsv`, issue 23) as
     [(source ids, accepted translations)]; the held-out half is never read here."""
@@ -546,7 +565,8 @@ def main(argv=None):
     if a.init_from and not a.resume and not a.analyze_only:
         n, src_rows, tgt_rows = warm_start(model, a.init_from, grow=a.grow)
         log(f"started from {a.init_from}: {n} tensors, {src_rows} of {len(src_vocab)} source rows, "
-            f"{tgt_rows} of {len(tgt_vocab)} target rows")
+            f"{tgt_rows} of {len(tgt_vocab)} target rows; teacher-forced loss on 960 training lines "
+            f"{teacher_forced_loss(model, train_e):.3f}")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"model: {n_params} parameters")
     final = os.path.join(a.data, "model.pt")
