@@ -230,7 +230,7 @@ def unknown_variants(rows, vocab):
     return out, skipped
 
 
-def near_phrasebook(rows):
+def near_phrasebook(rows, folder=None):
     """id -> True when the sentence is within one word of a phrasebook sentence (one token
     substituted, added or dropped; names of train/lexicon/names.tsv all count as one word, case
     and , . ? ! ignored). The phrasebook drops only exact copies of reference sentences
@@ -249,7 +249,7 @@ def near_phrasebook(rows):
         return {t[:i] + ("*",) + t[i + 1:] for i in range(len(t))}
 
     full, short, star = set(), set(), set()
-    for _, en, _ in phrasebook.read_rows():
+    for _, en, _ in (phrasebook.read_rows(folder) if folder else phrasebook.read_rows()):
         t = toks(en)
         full.add(t)
         short |= dropped(t)
@@ -277,6 +277,9 @@ def main():
     ap.add_argument("--generator-test", metavar="TSV",
                     help="instead: exact match of the engine's translations on a generator test file "
                          "(en<TAB>ko tokens<TAB>align, e.g. tests/data/en-ko-test.tsv) against its detokenised gold")
+    ap.add_argument("--phrasebook", metavar="DIR",
+                    help="the phrasebook folder the near / far split is measured against (default "
+                         "train/phrasebook; for a run, the one it trained on: git archive COMMIT train/phrasebook)")
     ap.add_argument("--check-split", action="store_true",
                     help="check that the split column follows the rule, and print the counts")
     ap.add_argument("--assign-split", action="store_true",
@@ -364,7 +367,7 @@ def main():
     for split in ("dev", "heldout"):
         ok, lenient, n = res[split]
         print(f"{split:8s} exact match {pct(ok, n)}   lenient (no commas, no spaces) {pct(lenient, n)}")
-    near = near_phrasebook(rows)
+    near = near_phrasebook(rows, args.phrasebook)
     for split in ("dev", "heldout"):
         part = [(r, o) for r, o in zip(rows, outs) if r["split"] == split]
         close = [matches(o, r["refs"]) for r, o in part if near[r["id"]]]
