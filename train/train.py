@@ -364,7 +364,9 @@ def warm_start(model, path, grow=False):
     layer of that stack does (its query/key/value and first feed-forward weights copied) but
     writes nothing (its attention output and second feed-forward projections zero), so it maps
     x to LayerNorm(LayerNorm(x)), a per-token shift and scale of x that the stack's final
-    LayerNorm removes (post-LN). Training then gives it something to write. A tied model
+    LayerNorm removes (post-LN). Training then gives it something to write. With `grow` and a
+    wider feed-forward layer than the file's (`--ff`), the file's hidden units come first and the
+    new ones write nothing at first, so the wider model too starts as the file. A tied model
     (`--tie`) started from an untied file takes the file's generator rows, rescaled, as its one
     table, and has to relearn the decoder's input side (its logged start loss says how far off).
     Returns (tensors copied, source rows copied, target rows copied)."""
@@ -406,7 +408,14 @@ def warm_start(model, path, grow=False):
                 rows[side] = len(pairs)
             elif name in old and old[name].shape == t.shape:
                 t.copy_(old[name])
-            elif grow and (top := top_layer(name, meta)) in old and old[top].shape == t.shape:
+            elif grow and name in old and wider(t, old[name]):
+                # A wider feed-forward layer (--ff above the file's): the file's hidden units
+                # come first; the new ones read as initialised but write nothing yet (linear2's
+                # new columns zero), so the layer computes what the file's did.
+                if name.endswith("linear2.weight"):
+                    t.zero_()
+                t[tuple(slice(0, n) for n in old[name].shape)] = old[name]
+            elif grow and (top := top_layer(name, meta)) in old and (old[top].shape == t.shape or wider(t, old[top])):
                 if re.search(r"(out_proj|linear2)\.(weight|bias)$", name):
                     t.zero_()  # writes nothing yet
                 elif re.search(r"norm\d\.weight$", name):
@@ -414,7 +423,7 @@ def warm_start(model, path, grow=False):
                 elif re.search(r"norm\d\.bias$", name):
                     t.zero_()
                 else:
-                    t.copy_(old[top])
+                    t[tuple(slice(0, n) for n in old[top].shape)] = old[top]
             else:
                 raise ValueError(f"--init-from: {path} has no tensor {name} of shape {tuple(t.shape)}")
             copied += 1
@@ -422,6 +431,12 @@ def warm_start(model, path, grow=False):
         state["generator.weight"] = state["tgt_embed.weight"]
     model.load_state_dict(state)
     return copied, rows["src_vocab"], rows["tgt_vocab"]
+
+
+def wider(t, old):
+    """True when tensor `t` is `old` with some dimension larger (a wider feed-forward layer):
+    `old` fits in its leading block."""
+    return t.dim() == old.dim() and t.shape != old.shape and all(a >= b for a, b in zip(t.shape, old.shape))
 
 
 def top_layer(name, meta):
@@ -518,7 +533,7 @@ def main(argv=None):
                     help="start from this attnscope model file instead of random weights (same sizes; "
                          "vocabulary rows matched by token)")
     ap.add_argument("--grow", action="store_true",
-                    help="with --init-from and more --layers than the file: new top layers that start by changing nothing (warm_start)")
+                    help="with --init-from and more --layers or a wider --ff than the file: new top layers and hidden units that start by changing nothing (warm_start)")
     ap.add_argument("--torch-embedding-init", action="store_true",
                     help="keep PyTorch's N(0, 1) embeddings (to measure the saturation they cause)")
     ap.add_argument("--data", default=os.path.join(HERE, "out"))
