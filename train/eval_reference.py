@@ -230,13 +230,19 @@ def unknown_variants(rows, vocab):
     return out, skipped
 
 
+def phrasebook_rows(folder=None):
+    """-> (the phrasebook module, [(topic, English, Korean)] of `folder` or of train/phrasebook)."""
+    sys.path.insert(0, os.path.join(ROOT, "train"))
+    import phrasebook
+    return phrasebook, (phrasebook.read_rows(folder) if folder else phrasebook.read_rows())
+
+
 def near_phrasebook(rows, folder=None):
     """id -> True when the sentence is within one word of a phrasebook sentence (one token
     substituted, added or dropped; names of train/lexicon/names.tsv all count as one word, case
     and , . ? ! ignored). The phrasebook drops only exact copies of reference sentences
     (phrasebook.py), so these near ones measure how far a figure leans on it."""
-    sys.path.insert(0, os.path.join(ROOT, "train"))
-    import phrasebook
+    phrasebook, written = phrasebook_rows(folder)
     names = {n.lower() for n in phrasebook._names()}
 
     def toks(en):
@@ -249,7 +255,7 @@ def near_phrasebook(rows, folder=None):
         return {t[:i] + ("*",) + t[i + 1:] for i in range(len(t))}
 
     full, short, star = set(), set(), set()
-    for _, en, _ in (phrasebook.read_rows(folder) if folder else phrasebook.read_rows()):
+    for _, en, _ in written:
         t = toks(en)
         full.add(t)
         short |= dropped(t)
@@ -280,6 +286,10 @@ def main():
     ap.add_argument("--phrasebook", metavar="DIR",
                     help="the phrasebook folder the near / far split is measured against (default "
                          "train/phrasebook; for a run, the one it trained on: git archive COMMIT train/phrasebook)")
+    ap.add_argument("--fit", type=int, metavar="N",
+                    help="instead: exact match on N phrasebook pairs (seeded draw from --phrasebook, the "
+                         "reference set's sentences left out as training leaves them out): how well the "
+                         "model reproduces sentences it was trained on")
     ap.add_argument("--check-split", action="store_true",
                     help="check that the split column follows the rule, and print the counts")
     ap.add_argument("--assign-split", action="store_true",
@@ -298,6 +308,16 @@ def main():
         return
 
     rows = load(args.set)
+    if args.fit:
+        phrasebook, written = phrasebook_rows(args.phrasebook)
+        ours = {phrasebook.key(r["en"]) for r in rows}
+        pairs = [(en, ko) for _, en, ko in written if phrasebook.key(en) not in ours]
+        pairs = random.Random(23).sample(pairs, min(args.fit, len(pairs)))
+        outs = translate([en for en, _ in pairs], args.model, args.cli)
+        ok = sum(matches(o, [ko]) for (_, ko), o in zip(pairs, outs))
+        lenient = sum(matches(o, [ko], lenient=True) for (_, ko), o in zip(pairs, outs))
+        print(f"phrasebook pairs reproduced: exact match {pct(ok, len(pairs))}   lenient {pct(lenient, len(pairs))}")
+        return
     if args.assign_split:
         splits = assign_splits(rows)
         with open(args.set, encoding="utf-8") as f:
