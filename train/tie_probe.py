@@ -3,7 +3,9 @@
 next-token accuracy of FILE on generated dev sentences, as it is and with one table in both
 places, started four ways (MODEL.md, "Capacity, the size budget and the next run").
 
-    target/venv/bin/python train/tie_probe.py --model train/warm/en-ko-v3-run12.safetensors --dev DIR/dev.tsv
+    target/venv/bin/python train/tie_probe.py --model UNTIED_FILE --dev DIR/dev.tsv
+
+(an untied file: run 12's, `git show 71f36e8:train/warm/en-ko-v3-run12.safetensors > FILE`)
 """
 import argparse
 import os
