@@ -39,12 +39,18 @@ made-up word (case-insensitive, as a substring: a particle may follow it) exactl
 Sentences with no such word are skipped and counted. The failures go to
 `train/out/reference_unknown_failures.tsv`.
 
+`--fit N`: N phrasebook pairs drawn with `random.Random(23)` from the phrasebook (`--phrasebook
+DIR`: the one a run trained on), leaving out those whose English is a reference sentence (as
+`phrasebook.py` leaves them out of training), scored by the same exact match against their one
+translation: a model that reproduces its training pairs no better than dev sentences underfits.
+
 Usage:
     cargo build --release
     python3 train/eval_reference.py                 # exact match per split
     python3 train/eval_reference.py --unknown       # made-up word carried exactly once (dev)
     python3 train/eval_reference.py --check-split   # the split column follows the rule
     python3 train/eval_reference.py --model F --generator-test DIR/en-ko-test.tsv   # a run's own test file
+    python3 train/eval_reference.py --model F --fit 600 --phrasebook DIR            # its training pairs
 """
 
 import argparse
