@@ -131,7 +131,8 @@ def quantize_rows(w: torch.Tensor):
 def read(path: str):
     """An attnscope model file -> (its config: the `__metadata__["attnscope"]` JSON; its tensors
     as F32 by state_dict name, each I8 tensor dequantised with its `NAME_scale`, w = q * scale
-    row by row, and the scales themselves dropped)."""
+    row by row, and the scales themselves dropped; a tied file's one table, stored once as
+    `tgt_embed.weight`, also under `generator.weight`, as a tied Seq2Seq's state_dict has it)."""
     from safetensors import safe_open
 
     with safe_open(str(path), "pt") as f:
@@ -144,6 +145,8 @@ def read(path: str):
         if v.dtype == torch.int8:
             v = v.float() * raw[k + "_scale"].float()[:, None]  # (rows, cols) * (rows, 1)
         state[k] = v.float()
+    if cfg.get("tie_embeddings") and "tgt_embed.weight" in state:
+        state.setdefault("generator.weight", state["tgt_embed.weight"])
     return cfg, state
 
 

@@ -64,8 +64,6 @@ def load(path):
     """An attnscope model file -> (Seq2Seq in eval mode, F32, int8 tables dequantised; cfg)."""
     cfg, state = attnscope_model.read(path)
     model = Seq2Seq(cfg)
-    if cfg.get("tie_embeddings"):  # a tied file stores the one table once, as tgt_embed.weight
-        state["generator.weight"] = state["tgt_embed.weight"]
     model.load_state_dict(state)  # strict: a missing or extra tensor is an error
     return model.eval(), cfg
 

@@ -374,14 +374,12 @@ def warm_start(model, path, grow=False):
     by_rows = {"src_embed.weight": "src_vocab", "tgt_embed.weight": "tgt_vocab",
                "generator.weight": "tgt_vocab", "generator.bias": "tgt_vocab"}
     tied = model.cfg.get("tie_embeddings")
-    if tied and "generator.weight" in old:
+    if tied and not meta.get("tie_embeddings"):
         # One table from an untied file: its generator rows at the embedding's mean row norm, the
         # least bad of the four starts train/tie_probe.py measured (run 8's file: a loss of 8.0,
         # against 35.6 from the old target embedding); the decoder then relearns to read it.
         E, G = old["tgt_embed.weight"], old["generator.weight"]
         old["tgt_embed.weight"] = G * (E.norm(dim=1).mean() / G.norm(dim=1).mean())
-    if "generator.weight" not in old:  # a file with a tied generator: its rows are tgt_embed's
-        old["generator.weight"] = old["tgt_embed.weight"]
     state = model.state_dict()
     copied, rows = 0, {}
     with torch.no_grad():
@@ -414,7 +412,7 @@ def warm_start(model, path, grow=False):
                 # new columns zero), so the layer computes what the file's did.
                 if name.endswith("linear2.weight"):
                     t.zero_()
-                t[tuple(slice(0, n) for n in old[name].shape)] = old[name]
+                leading(t, old[name])[...] = old[name]
             elif grow and (top := top_layer(name, meta)) in old and (old[top].shape == t.shape or wider(t, old[top])):
                 if re.search(r"(out_proj|linear2)\.(weight|bias)$", name):
                     t.zero_()  # writes nothing yet
@@ -423,7 +421,7 @@ def warm_start(model, path, grow=False):
                 elif re.search(r"norm\d\.bias$", name):
                     t.zero_()
                 else:
-                    t[tuple(slice(0, n) for n in old[top].shape)] = old[top]
+                    leading(t, old[top])[...] = old[top]
             else:
                 raise ValueError(f"--init-from: {path} has no tensor {name} of shape {tuple(t.shape)}")
             copied += 1
@@ -431,6 +429,11 @@ def warm_start(model, path, grow=False):
         state["generator.weight"] = state["tgt_embed.weight"]
     model.load_state_dict(state)
     return copied, rows["src_vocab"], rows["tgt_vocab"]
+
+
+def leading(t, old):
+    """The block of `t` at its start that has `old`'s shape (a view: assigning to it writes `t`)."""
+    return t[tuple(slice(0, n) for n in old.shape)]
 
 
 def wider(t, old):
