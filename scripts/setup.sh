@@ -53,11 +53,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiles for about 3 minutes)"
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiles for 1.5 to 3 minutes)"
   # No --locked: it fails resolving webpki-roots for this version. No default features: they are
   # TLS (rustls and ring) for a test runner that only talks to the local chromedriver over http.
-  # Optimised less than a release build (opt-level 1, no debug info): it runs for a second per
-  # build, and compiling it is most of a new machine's set-up (3m30s instead of 4m13s, measured beside a training run).
+  # Optimised less than a release build (opt-level 1, no debug info): it runs for under a second
+  # a build, and compiling it is most of a new machine's set-up (93 s on an idle 2-core machine;
+  # beside a training run 3m30s, where the default build took 4m13s).
   CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 \
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
 fi
