@@ -611,6 +611,12 @@ def main(argv=None):
             torch.set_rng_state(st["torch_rng"])
             order = st["order"]
             log(f"resumed from {ckpt}: step {step}, epoch {epoch + 1}, {elapsed0:.0f}s already trained")
+        else:
+            # A new run must not average in an earlier run's kept weights: theirs have higher
+            # step numbers than this run's first ones, so they would win the "most recent" places.
+            for _, path in kept_for_average(a.data):
+                os.remove(path)
+                log(f"removed {path}, kept by an earlier run")
         budget = a.minutes * 60
         t0 = time.time() - elapsed0
         capture = None
