@@ -51,6 +51,7 @@ Usage:
     python3 train/eval_reference.py --check-split   # the split column follows the rule
     python3 train/eval_reference.py --model F --generator-test DIR/en-ko-test.tsv   # a run's own test file
     python3 train/eval_reference.py --model F --fit 600 --phrasebook DIR            # its training pairs
+    python3 train/eval_reference.py --model F --also FILE   # what-if: more accepted translations (MODEL.md)
 """
 
 import argparse
@@ -100,6 +101,22 @@ def load(path):
     if len(set(ids)) != len(ids):
         raise SystemExit(f"{path}: duplicate ids")
     return rows
+
+
+def read_also(path, rows):
+    """{id: [translations]} from a file of lines `id<TAB>t1 | t2 | ...` (`--also`): more accepted
+    translations, for a what-if figure only. Every id must be one of `rows`, once."""
+    ids = {r["id"] for r in rows}
+    also = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 2 or parts[0] not in ids or parts[0] in also:
+                raise SystemExit(f"{path}:{n}: expected 'id<TAB>translation | ...' with a new id of the set")
+            also[parts[0]] = [t.strip() for t in parts[1].split(" | ") if t.strip()]
+    return also
 
 
 def assign_splits(rows):
@@ -296,6 +313,9 @@ def main():
                     help="instead: exact match on N phrasebook pairs (seeded draw from --phrasebook, the "
                          "reference set's sentences left out as training leaves them out): how well the "
                          "model reproduces sentences it was trained on")
+    ap.add_argument("--also", metavar="FILE",
+                    help="count as accepted also the translations of FILE (lines id<TAB>t1 | t2 ...): a what-if "
+                         "figure (how much is wording the set does not list), never the bar")
     ap.add_argument("--check-split", action="store_true",
                     help="check that the split column follows the rule, and print the counts")
     ap.add_argument("--assign-split", action="store_true",
@@ -377,6 +397,12 @@ def main():
         print(f"failures: {path}")
         return
 
+    if args.also:
+        also = read_also(args.also, rows)
+        for r in rows:
+            r["refs"] = r["refs"] + also.get(r["id"], [])
+        print(f"what-if, not the bar: accepting also {sum(map(len, also.values()))} translations of {args.also} "
+              f"for {len(also)} sentences")
     outs = translate([r["en"] for r in rows], args.model, args.cli)
     res = collections.defaultdict(lambda: [0, 0, 0])
     dev_fail = []

@@ -31,5 +31,22 @@ class NearPhrasebook(unittest.TestCase):
             self.assertEqual(near[name], want, f"{name}: {text}")
 
 
+class ReadAlso(unittest.TestCase):
+    def test_more_translations_by_id_and_refusals(self):
+        import tempfile
+        rows = [{"id": "home-01"}, {"id": "home-02"}]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "also.tsv")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("home-02\t개가 짖는다. | 개는 짖는다.\n\nhome-01\t나는 간다.\n")
+            self.assertEqual(eval_reference.read_also(path, rows),
+                             {"home-02": ["개가 짖는다.", "개는 짖는다."], "home-01": ["나는 간다."]})
+            for bad in ("home-03\t간다.\n", "home-01\t간다.\nhome-01\t온다.\n", "home-01 간다.\n"):
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(bad)
+                with self.assertRaises(SystemExit):
+                    eval_reference.read_also(path, rows)
+
+
 if __name__ == "__main__":
     unittest.main()
