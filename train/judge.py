@@ -16,6 +16,11 @@ opaque item names, and neither the split nor the source of an item is on it. The
 sheets. The sheets hold held-out outputs: they are for the judges only; the maintainer reads
 the scores, not the sheets (the held-out half is measured, never looked at for decisions).
 
+`make --against OTHER` compares two models instead: every sentence is judged, its output from
+one model on one sheet and from OTHER on the other (the controls), none counted exact; with
+`--sentences FILE` (plain English, one a line) it runs on sentences that have no reference
+translation, such as `tests/data/everyday-en.txt`.
+
 A judge labels every item of one sheet `yes` (a correct translation a native speaker would
 accept in the set's register: plain -다 statements, -니? questions, -세요 requests, -자 for
 *let's*) or `no` (meaning lost, added or changed, a wrong word sense, ungrammatical Korean, the
@@ -32,6 +37,7 @@ Usage:
     python3 train/judge.py make --model train/warm/en-ko-v3-run18.safetensors --out target/judge18
     # judges write target/judge18/labels-1-a.tsv, labels-1-b.tsv, labels-2-a.tsv, labels-2-b.tsv
     python3 train/judge.py score --dir target/judge18
+    python3 train/judge.py make --model A --against B --sentences tests/data/everyday-en.txt --out DIR
 """
 import argparse
 import collections
@@ -49,25 +55,28 @@ import eval_reference  # noqa: E402
 SALT = "judge:"
 
 
-def build(rows, outs, seed=23):
+def build(rows, outs, seed=23, controls=None):
     """-> (sheets, key, summary) for reference rows and the engine's outputs in the same order.
 
-    sheets: {1: [(item, en, ko)], 2: [...]}; key: {item: (id, split, 'model' | 'reference')};
+    The control of a miss is the row's first accepted translation; with `controls` (another
+    model's outputs, in the same order) every row is judged, none counted exact, and its control
+    is the other model's output.
+    sheets: {1: [(item, en, ko)], 2: [...]}; key: {item: (id, split, 'model' | 'control')};
     summary: {'n': {split: count}, 'exact': {split: count}}."""
     n = collections.Counter(r["split"] for r in rows)
     exact = collections.Counter()
     misses = []
-    for r, o in zip(rows, outs):
-        if eval_reference.matches(o, r["refs"]):
+    for k, (r, o) in enumerate(zip(rows, outs)):
+        if controls is None and eval_reference.matches(o, r["refs"]):
             exact[r["split"]] += 1
         else:
-            misses.append((r, o))
+            misses.append((r, o, r["refs"][0] if controls is None else controls[k]))
     misses.sort(key=lambda m: hashlib.sha256((SALT + m[0]["id"]).encode()).hexdigest())
     entries = {1: [], 2: []}
-    for i, (r, o) in enumerate(misses):
+    for i, (r, o, control) in enumerate(misses):
         own, other = (1, 2) if i % 2 == 0 else (2, 1)
         entries[own].append((r["id"], r["split"], "model", r["en"], o))
-        entries[other].append((r["id"], r["split"], "reference", r["en"], r["refs"][0]))
+        entries[other].append((r["id"], r["split"], "control", r["en"], control))
     rng = random.Random(seed)
     sheets, key = {}, {}
     for s in (1, 2):
@@ -107,7 +116,7 @@ def tally(key, labels, summary):
     covering both sheets (one judge of sheet 1 with one of sheet 2, or their agreement)."""
     out = {}
     for split, n in summary["n"].items():
-        c = [labels[i] for i, (_, s, kind) in key.items() if s == split and kind == "reference"]
+        c = [labels[i] for i, (_, s, kind) in key.items() if s == split and kind == "control"]
         m = [labels[i] for i, (_, s, kind) in key.items() if s == split and kind == "model"]
         out[split] = {"controls": (sum(c), len(c)), "misses": (sum(m), len(m)),
                       "judged": (summary["exact"][split] + sum(m), n)}
@@ -119,9 +128,18 @@ def pct(a, b):
 
 
 def make(args):
-    rows = eval_reference.load(args.set)
+    if args.sentences:
+        if not args.against:
+            raise SystemExit("--sentences needs --against: plain sentences have no reference translations")
+        with open(args.sentences, encoding="utf-8") as f:
+            lines = [l.strip() for l in f if l.strip()]
+        rows = [{"id": f"line-{k:03d}", "split": "all", "en": en, "refs": []} for k, en in enumerate(lines, 1)]
+    else:
+        rows = eval_reference.load(args.set)
     outs = eval_reference.translate([r["en"] for r in rows], args.model, args.cli)
-    sheets, key, summary = build(rows, outs, args.seed)
+    controls = eval_reference.translate([r["en"] for r in rows], args.against, args.cli) if args.against else None
+    sheets, key, summary = build(rows, outs, args.seed, controls)
+    summary["control"] = f"the outputs of {args.against}" if args.against else "the first reference translation"
     os.makedirs(args.out, exist_ok=True)
     for s, items in sheets.items():
         with open(os.path.join(args.out, f"sheet{s}.tsv"), "w", encoding="utf-8") as f:
@@ -136,7 +154,8 @@ def make(args):
     with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1)
     exact = ", ".join(f"{s} {pct(summary['exact'][s], n)}" for s, n in summary["n"].items())
-    print(f"sheets of {len(sheets[1])} and {len(sheets[2])} items in {args.out} (exact match: {exact})")
+    print(f"sheets of {len(sheets[1])} and {len(sheets[2])} items in {args.out} "
+          + (f"(controls: {summary['control']})" if args.against else f"(exact match: {exact})"))
 
 
 def score(args):
@@ -155,6 +174,7 @@ def score(args):
     complete = {j: {**s["1"], **s["2"]} for j, s in judges.items() if set(s) == {"1", "2"}}
     if not complete:
         raise SystemExit(f"{args.dir}: no judge name has labels for both sheets")
+    print(f"model: {summary.get('model')}; controls: {summary.get('control', 'the first reference translation')}")
     for name, labels in sorted(complete.items()):
         print(f"judges '{name}':")
         for split, t in tally(key, labels, summary).items():
@@ -177,6 +197,10 @@ def main():
     mk.add_argument("--set", default=eval_reference.DEFAULT_SET)
     mk.add_argument("--model", default=eval_reference.DEFAULT_MODEL)
     mk.add_argument("--cli", default=eval_reference.DEFAULT_CLI)
+    mk.add_argument("--against", metavar="MODEL",
+                    help="controls are this model's outputs (every sentence judged, none exact) instead of references")
+    mk.add_argument("--sentences", metavar="FILE",
+                    help="plain English sentences, one a line, instead of the reference set (needs --against)")
     mk.add_argument("--out", required=True)
     mk.add_argument("--seed", type=int, default=23)
     sc = sub.add_parser("score", help="score the judges' labels against the key")

@@ -47,17 +47,30 @@ class Build(unittest.TestCase):
                 rid, split, kind = key[item]
                 row = next(r for r in rows if r["id"] == rid)
                 self.assertEqual(en, row["en"])
-                self.assertEqual(ko, row["refs"][0] if kind == "reference" else outs[rows.index(row)])
+                self.assertEqual(ko, row["refs"][0] if kind == "control" else outs[rows.index(row)])
                 self.assertTrue(item.startswith(f"s{s}-"))
         self.assertEqual(judge.build(rows, outs)[0], sheets, "seeded: the same sheets again")
 
+
+    def test_against_another_model_every_sentence_is_judged(self):
+        rows, outs = rows_and_outputs()
+        other = [f"다른 {k}." for k in range(len(rows))]
+        sheets, key, summary = judge.build(rows, outs, controls=other)
+        self.assertEqual(summary["exact"], {"dev": 0, "heldout": 0})
+        self.assertEqual(len(key), 2 * len(rows))
+        for k, r in enumerate(rows):
+            where = {kind: s for s, items in sheets.items() for item, en, ko in items
+                     if en == r["en"] for kind in [key[item][2]]}
+            texts = {key[item][2]: ko for items in sheets.values() for item, en, ko in items if en == r["en"]}
+            self.assertEqual(texts, {"model": outs[k], "control": other[k]})
+            self.assertNotEqual(where["model"], where["control"])
 
 class Score(unittest.TestCase):
     def test_tally_counts_the_labels(self):
         rows, outs = rows_and_outputs()
         _, key, summary = judge.build(rows, outs)
-        # accept every reference, and the model's misses of the dev split only
-        labels = {i: kind == "reference" or split == "dev" for i, (_, split, kind) in key.items()}
+        # accept every control, and the model's misses of the dev split only
+        labels = {i: kind == "control" or split == "dev" for i, (_, split, kind) in key.items()}
         t = judge.tally(key, labels, summary)
         self.assertEqual(t["dev"], {"controls": (2, 2), "misses": (2, 2), "judged": (3, 3)})
         self.assertEqual(t["heldout"], {"controls": (2, 2), "misses": (0, 2), "judged": (1, 3)})
