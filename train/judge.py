@@ -175,9 +175,13 @@ def score(args):
     if not complete:
         raise SystemExit(f"{args.dir}: no judge name has labels for both sheets")
     print(f"model: {summary.get('model')}; controls: {summary.get('control', 'the first reference translation')}")
+    against = "outputs of" in summary.get("control", "")
     for name, labels in sorted(complete.items()):
         print(f"judges '{name}':")
         for split, t in tally(key, labels, summary).items():
+            if against:
+                print(f"  {split:8s} model judged right {pct(*t['judged'])}; the other model (controls) {pct(*t['controls'])}")
+                continue
             print(f"  {split:8s} controls accepted {pct(*t['controls'])}; misses accepted {pct(*t['misses'])}; "
                   f"judged right {pct(*t['judged'])} (exact {pct(summary['exact'][split], summary['n'][split])})")
     if len(complete) >= 2:
@@ -186,6 +190,9 @@ def score(args):
         agree = sum(len({complete[j][i] for j in names}) == 1 for i in key)
         print(f"all of {', '.join(names)} must say yes (agreement on {pct(agree, len(key))} of items):")
         for split, t in tally(key, both, summary).items():
+            if against:
+                print(f"  {split:8s} model judged right {pct(*t['judged'])}; the other model (controls) {pct(*t['controls'])}")
+                continue
             print(f"  {split:8s} controls accepted {pct(*t['controls'])}; misses accepted {pct(*t['misses'])}; "
                   f"judged right {pct(*t['judged'])}")
 
