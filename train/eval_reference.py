@@ -103,19 +103,23 @@ def load(path):
     return rows
 
 
+def tab_lines(path):
+    """(line number, tab-separated fields) for each line of `path` that is not blank."""
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                yield n, line.rstrip("\n").split("\t")
+
+
 def read_also(path, rows):
     """{id: [translations]} from a file of lines `id<TAB>t1 | t2 | ...` (`--also`): more accepted
     translations, for a what-if figure only. Every id must be one of `rows`, once."""
     ids = {r["id"] for r in rows}
     also = {}
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) != 2 or parts[0] not in ids or parts[0] in also:
-                raise SystemExit(f"{path}:{n}: expected 'id<TAB>translation | ...' with a new id of the set")
-            also[parts[0]] = [t.strip() for t in parts[1].split(" | ") if t.strip()]
+    for n, parts in tab_lines(path):
+        if len(parts) != 2 or parts[0] not in ids or parts[0] in also:
+            raise SystemExit(f"{path}:{n}: expected 'id<TAB>translation | ...' with a new id of the set")
+        also[parts[0]] = [t.strip() for t in parts[1].split(" | ") if t.strip()]
     return also
 
 

@@ -92,19 +92,15 @@ def build(rows, outs, seed=23, controls=None):
 def read_labels(path, items):
     """{item: True | False} from a judge's file; every item of the sheet exactly once."""
     labels = {}
-    with open(path, encoding="utf-8") as f:
-        for k, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            cols = line.rstrip("\n").split("\t")
-            item, verdict = cols[0].strip(), (cols[1].strip().lower() if len(cols) > 1 else "")
-            if item not in items:
-                raise SystemExit(f"{path}:{k}: unknown item {item!r}")
-            if verdict not in ("yes", "no"):
-                raise SystemExit(f"{path}:{k}: verdict {verdict!r}, expected yes or no")
-            if item in labels:
-                raise SystemExit(f"{path}:{k}: {item} labelled twice")
-            labels[item] = verdict == "yes"
+    for k, cols in eval_reference.tab_lines(path):
+        item, verdict = cols[0].strip(), (cols[1].strip().lower() if len(cols) > 1 else "")
+        if item not in items:
+            raise SystemExit(f"{path}:{k}: unknown item {item!r}")
+        if verdict not in ("yes", "no"):
+            raise SystemExit(f"{path}:{k}: verdict {verdict!r}, expected yes or no")
+        if item in labels:
+            raise SystemExit(f"{path}:{k}: {item} labelled twice")
+        labels[item] = verdict == "yes"
     missing = sorted(set(items) - set(labels))
     if missing:
         raise SystemExit(f"{path}: {len(missing)} items not labelled, first {missing[0]}")
@@ -171,30 +167,31 @@ def score(args):
         sheet = m[1]
         items = [i for i in key if i.startswith(f"s{sheet}-")]
         judges[m[2]][sheet] = read_labels(path, items)
-    complete = {j: {**s["1"], **s["2"]} for j, s in judges.items() if set(s) == {"1", "2"}}
+    complete = {j: {**s["1"], **s["2"]} for j, s in judges.items()
+                if set(s) == {"1", "2"} and (not args.judges or j in args.judges.split(","))}
     if not complete:
         raise SystemExit(f"{args.dir}: no judge name has labels for both sheets")
     print(f"model: {summary.get('model')}; controls: {summary.get('control', 'the first reference translation')}")
-    against = "outputs of" in summary.get("control", "")
     for name, labels in sorted(complete.items()):
         print(f"judges '{name}':")
-        for split, t in tally(key, labels, summary).items():
-            if against:
-                print(f"  {split:8s} model judged right {pct(*t['judged'])}; the other model (controls) {pct(*t['controls'])}")
-                continue
-            print(f"  {split:8s} controls accepted {pct(*t['controls'])}; misses accepted {pct(*t['misses'])}; "
-                  f"judged right {pct(*t['judged'])} (exact {pct(summary['exact'][split], summary['n'][split])})")
+        report(key, labels, summary)
     if len(complete) >= 2:
         names = sorted(complete)
         both = {i: all(complete[j][i] for j in names) for i in key}
         agree = sum(len({complete[j][i] for j in names}) == 1 for i in key)
         print(f"all of {', '.join(names)} must say yes (agreement on {pct(agree, len(key))} of items):")
-        for split, t in tally(key, both, summary).items():
-            if against:
-                print(f"  {split:8s} model judged right {pct(*t['judged'])}; the other model (controls) {pct(*t['controls'])}")
-                continue
+        report(key, both, summary)
+
+
+def report(key, labels, summary):
+    """Print `tally` per split: for a comparison (`make --against`) both models' judged figures."""
+    against = "outputs of" in summary.get("control", "")
+    for split, t in tally(key, labels, summary).items():
+        if against:
+            print(f"  {split:8s} model judged right {pct(*t['judged'])}; the other model (controls) {pct(*t['controls'])}")
+        else:
             print(f"  {split:8s} controls accepted {pct(*t['controls'])}; misses accepted {pct(*t['misses'])}; "
-                  f"judged right {pct(*t['judged'])}")
+                  f"judged right {pct(*t['judged'])} (exact {pct(summary['exact'][split], summary['n'][split])})")
 
 
 def main():
@@ -212,6 +209,7 @@ def main():
     mk.add_argument("--seed", type=int, default=23)
     sc = sub.add_parser("score", help="score the judges' labels against the key")
     sc.add_argument("--dir", required=True)
+    sc.add_argument("--judges", metavar="A,B", help="only these judge names (default: every judge with both sheets)")
     args = ap.parse_args()
     make(args) if args.cmd == "make" else score(args)
 
