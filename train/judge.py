@@ -12,8 +12,8 @@ holds the model's outputs for group A and, as controls, the first accepted trans
 sentences of group B; sheet 2 the other way round. So no sheet shows one English sentence twice,
 every sheet mixes model outputs with reference translations in a seeded random order under
 opaque item names, and neither the split nor the source of an item is on it. The key
-(item -> sentence id, split, model or reference) and the exact-match counts go beside the
-sheets. The sheets hold held-out outputs: they are for the judges only; the maintainer reads
+(item -> sentence id, split, model or control) and the exact-match counts go beside the
+sheets, with what the judges are told (`INSTRUCTIONS`: a teacher-like and a strict version). The sheets hold held-out outputs: they are for the judges only; the maintainer reads
 the scores, not the sheets (the held-out half is measured, never looked at for decisions).
 
 `make --against OTHER` compares two models instead: every sentence is judged, its output from
@@ -28,7 +28,7 @@ wrong register), one line `item<TAB>yes|no<TAB>reason`, in `labels-<sheet>-<judg
 
 `score` prints, per judge (a judge reads one sheet; the judges of sheet 1 and sheet 2 are taken
 in pairs by name) and per split: the controls accepted (how often the judge says yes to a
-translation the set's writer wrote: the judge's leniency check), the model's misses accepted,
+translation the set's writer wrote: how often the judge turns down a right one), the model's misses accepted,
 and the judged figure, (exact matches + misses accepted) / sentences; with two judges per sheet,
 also the figure when both must say yes, and how often they agree.
 
@@ -53,6 +53,52 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eval_reference  # noqa: E402
 
 SALT = "judge:"
+
+# What each judge is given (`make` writes both beside the sheets; {dir} is the folder).
+INSTRUCTIONS = """# Judging English -> Korean translations
+
+You judge one sheet of translations: `{dir}/sheetN.tsv` (N is given to you), lines
+`item<TAB>English<TAB>Korean`, after a header line. Read only that file. Do not open any other
+file in {dir}/, nor tests/data/, train/, www/, MODEL.md, or anything else in the
+repository: the judgement must rest on the sheet alone.
+
+For every item decide whether the Korean is a correct translation of the English that a native
+Korean speaker would accept. The translations are written in one register, which is correct
+and must not be held against them:
+- plain statements in 해라체 (-다: 먹었다, 간다, 춥다), questions in -니? (or -(으)냐, -(이)니),
+- requests and imperatives in -(으)세요 or -아/어 주세요, *let's* in -자, *don't* in -지 마라/마세요,
+- no -요 politeness otherwise.
+
+{rules}Write your labels to `{dir}/labels-N-J.tsv` (N the sheet, J the judge letter you are
+given): one line per item, `item<TAB>yes|no<TAB>short reason in English` (the reason may be
+empty for yes), every item of the sheet exactly once, no header. Judge every item on its own;
+do not try to guess where a translation came from.
+"""
+RULES = {
+    "teacher": """Say **yes** when the Korean says what the English says, in grammatical, natural-enough Korean:
+a dropped or kept subject pronoun (나는), 너의 / 네, 우리 엄마 / 엄마, a different but right
+synonym, another acceptable word order, numbers in digits or in words, a comma or spacing
+difference, 은/는 where 이/가 would also do, are all fine.
+Say **no** when meaning is lost, added or changed (a word or phrase of the English missing, a
+wrong tense or person, a wrong word sense: 무료 for a *free* seat meaning unoccupied), when the
+Korean is ungrammatical or a form Korean does not use, or when a native speaker would find it
+clearly wrong. Be as strict as a careful Korean teacher marking a learner's translation: not
+pedantic about style, strict about meaning and grammar.
+
+""",
+    "strict": """Say **yes** only when the Korean is a translation you would hand in yourself: it says exactly
+what the English says (nothing missing, nothing added, the same tense, person, number where
+Korean marks it, and every word in the right sense) and reads as natural Korean a native
+speaker would write, with the right particles. Variation that a native speaker would write just
+as readily is fine (a dropped subject pronoun, another natural word order, digits or number
+words, a synonym equally natural in this context).
+Say **no** for anything a native speaker would change: a missing or added word or phrase, a
+wrong or weaker word sense, an awkward or unidiomatic phrasing
+even when understandable, a particle that sounds off, an ungrammatical form. When in doubt,
+say no.
+
+""",
+}
 
 
 def build(rows, outs, seed=23, controls=None):
@@ -146,6 +192,9 @@ def make(args):
         f.write("item\tid\tsplit\tkind\n")
         for item, (rid, split, kind) in key.items():
             f.write(f"{item}\t{rid}\t{split}\t{kind}\n")
+    for name, rules in RULES.items():
+        with open(os.path.join(args.out, f"INSTRUCTIONS-{name}.md"), "w", encoding="utf-8") as f:
+            f.write(INSTRUCTIONS.replace("{rules}", rules).replace("{dir}", args.out))
     summary["model"] = args.model
     with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1)
