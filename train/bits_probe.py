@@ -23,46 +23,20 @@ Usage (with the training environment, `scripts/setup.sh python`):
 """
 import argparse
 import gzip
-import json
-import struct
 
 import numpy as np
+from safetensors import safe_open
+from safetensors.numpy import load_file, save, save_file
 
 TABLES = ("src_embed.weight", "tgt_embed.weight")
 
 
-def read(path):
-    raw = open(path, "rb").read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    meta = header.pop("__metadata__", None)
-    body = raw[8 + n:]
-    tensors = {k: (v["dtype"], v["shape"], body[v["data_offsets"][0]:v["data_offsets"][1]])
-               for k, v in header.items()}
-    return tensors, meta, len(raw)
-
-
-def write(tensors, meta):
-    header, parts, off = {}, [], 0
-    for k, (dtype, shape, data) in tensors.items():
-        header[k] = {"dtype": dtype, "shape": shape, "data_offsets": [off, off + len(data)]}
-        off += len(data)
-        parts.append(data)
-    if meta:
-        header["__metadata__"] = meta
-    hb = json.dumps(header, ensure_ascii=False).encode()
-    hb += b" " * ((8 - len(hb) % 8) % 8)
-    return struct.pack("<Q", len(hb)) + hb + b"".join(parts)
-
-
 def table(tensors, name):
     """The (rows, cols) float32 values of an int8 table with per-row scales, or a float one."""
-    dtype, shape, data = tensors[name]
-    if dtype == "I8":
-        q = np.frombuffer(data, dtype=np.int8).reshape(shape).astype(np.float32)
-        s = np.frombuffer(tensors[name + "_scale"][2], dtype=np.float16).astype(np.float32)
-        return q * s[:, None]
-    return np.frombuffer(data, dtype={"F16": np.float16, "F32": np.float32}[dtype]).reshape(shape).astype(np.float32)
+    t = tensors[name]
+    if t.dtype == np.int8:
+        return t.astype(np.float32) * tensors[name + "_scale"].astype(np.float32)[:, None]
+    return t.astype(np.float32)
 
 
 def f16(x):
@@ -71,7 +45,7 @@ def f16(x):
 
 def requantise(w, bits, center, column_scale):
     """-> (values the storage gives back (rows, cols), codes (rows, cols) in [0, 2^bits - 2],
-    the float16 bytes of the offset and column scale when used)."""
+    [the float16 offset and column scale, those used])."""
     offset = f16(w.mean(0)) if center else np.zeros(w.shape[1], np.float32)
     r = w - offset
     cs = f16(np.maximum(r.std(0), 1e-8)) if column_scale else np.ones(w.shape[1], np.float32)
@@ -79,14 +53,14 @@ def requantise(w, bits, center, column_scale):
     qmax = 2 ** (bits - 1) - 1
     rs = f16(np.where(np.abs(r).max(1) > 0, np.abs(r).max(1) / qmax, 1.0))
     q = np.clip(np.round(r / rs[:, None]), -qmax, qmax)
-    extra = (offset.astype(np.float16).tobytes() if center else b"") + (cs.astype(np.float16).tobytes() if column_scale else b"")
+    extra = [x.astype(np.float16) for x, used in ((offset, center), (cs, column_scale)) if used]
     return q * rs[:, None] * cs + offset, (q + qmax).astype(np.uint8), extra
 
 
 def pack(codes, bits):
     """Codes of `bits` bits each, packed end to end (the bytes a packed table would take)."""
     planes = np.unpackbits(codes.reshape(-1, 1), axis=1)[:, 8 - bits:]
-    return np.packbits(planes.reshape(-1)).tobytes()
+    return np.packbits(planes.reshape(-1))
 
 
 def main():
@@ -98,27 +72,28 @@ def main():
     ap.add_argument("--center", action="store_true", help="remove each column's mean first (stored as an offset)")
     ap.add_argument("--column-scale", action="store_true", help="divide each column by its spread first")
     a = ap.parse_args()
-    tensors, meta, size = read(a.model)
+    with safe_open(a.model, framework="np") as f:
+        meta = f.metadata()
+    tensors = load_file(a.model)
     chosen = a.tables.split(",")
     packed, bytewise = dict(tensors), dict(tensors)
     for name in TABLES:
         w = table(tensors, name)
         if name in chosen:
             w, codes, extra = requantise(w, a.bits, a.center, a.column_scale)
-            data = pack(codes, a.bits) + extra
-            packed[name] = ("U8", [len(data)], data)
-            data = codes.tobytes() + extra
-            bytewise[name] = ("U8", [len(data)], data)
-        tensors[name] = ("F16", list(w.shape), w.astype(np.float16).tobytes())
+            for store, data in ((packed, pack(codes, a.bits)), (bytewise, codes.reshape(-1))):
+                store[name] = data
+                for k, x in enumerate(extra):
+                    store[f"{name}_extra{k}"] = x
+        tensors[name] = w.astype(np.float16)
         tensors.pop(name + "_scale", None)
-    open(a.out, "wb").write(write(tensors, meta))
-    est, est8 = write(packed, meta), write(bytewise, meta)
+    save_file(tensors, a.out, metadata=meta)
+    est, est8 = save(packed, metadata=meta), save(bytewise, metadata=meta)
     original = open(a.model, "rb").read()
     print(f"{a.out}: tables {chosen} at {a.bits} bits (center {a.center}, column scale {a.column_scale}); "
           f"packed file about {len(est):,} bytes, {len(gzip.compress(est, 9)):,} gzip -9; "
           f"one code a byte {len(est8):,}, {len(gzip.compress(est8, 9)):,} gzip -9 "
-          f"(as it is: {size:,}, {len(gzip.compress(original, 9)):,})")
-
+          f"(as it is: {len(original):,}, {len(gzip.compress(original, 9)):,})")
 
 if __name__ == "__main__":
     main()
