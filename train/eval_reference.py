@@ -76,39 +76,35 @@ HELDOUT = 200
 SPLIT_SALT = "ref23:"
 
 
-def load(path):
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        if header != ["id", "split", "en", "ko"]:
-            raise SystemExit(f"{path}: bad header {header}")
-        for n, line in enumerate(f, 2):
-            line = line.rstrip("\n")
-            if not line:
-                continue
-            parts = line.split("\t")
-            if len(parts) != 4:
-                raise SystemExit(f"{path}:{n}: {len(parts)} fields, expected 4")
-            rid, split, en, ko = parts
-            refs = [r.strip() for r in ko.split(" | ")]
-            if not 1 <= len(refs) <= 3 or not all(refs):
-                raise SystemExit(f"{path}:{n}: {len(refs)} translations, expected 1-3")
-            if split not in ("dev", "heldout"):
-                raise SystemExit(f"{path}:{n}: split {split!r}")
-            rows.append({"id": rid, "split": split, "en": en, "refs": refs,
-                         "topic": rid.rsplit("-", 1)[0]})
-    ids = [r["id"] for r in rows]
-    if len(set(ids)) != len(ids):
-        raise SystemExit(f"{path}: duplicate ids")
-    return rows
-
-
 def tab_lines(path):
     """(line number, tab-separated fields) for each line of `path` that is not blank."""
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if line.strip():
                 yield n, line.rstrip("\n").split("\t")
+
+
+def load(path):
+    rows = []
+    lines = tab_lines(path)
+    _, header = next(lines, (1, []))
+    if header != ["id", "split", "en", "ko"]:
+        raise SystemExit(f"{path}: bad header {header}")
+    for n, parts in lines:
+        if len(parts) != 4:
+            raise SystemExit(f"{path}:{n}: {len(parts)} fields, expected 4")
+        rid, split, en, ko = parts
+        refs = [r.strip() for r in ko.split(" | ")]
+        if not 1 <= len(refs) <= 3 or not all(refs):
+            raise SystemExit(f"{path}:{n}: {len(refs)} translations, expected 1-3")
+        if split not in ("dev", "heldout"):
+            raise SystemExit(f"{path}:{n}: split {split!r}")
+        rows.append({"id": rid, "split": split, "en": en, "refs": refs,
+                     "topic": rid.rsplit("-", 1)[0]})
+    ids = [r["id"] for r in rows]
+    if len(set(ids)) != len(ids):
+        raise SystemExit(f"{path}: duplicate ids")
+    return rows
 
 
 def read_also(path, rows):
