@@ -181,7 +181,7 @@ def make(args):
     outs = eval_reference.translate([r["en"] for r in rows], args.model, args.cli)
     controls = eval_reference.translate([r["en"] for r in rows], args.against, args.cli) if args.against else None
     sheets, key, summary = build(rows, outs, args.seed, controls)
-    summary["control"] = f"the outputs of {args.against}" if args.against else "the first reference translation"
+    summary["against"] = args.against  # None: the controls are the set's first translations
     os.makedirs(args.out, exist_ok=True)
     for s, items in sheets.items():
         with open(os.path.join(args.out, f"sheet{s}.tsv"), "w", encoding="utf-8") as f:
@@ -200,7 +200,7 @@ def make(args):
         json.dump(summary, f, indent=1)
     exact = ", ".join(f"{s} {pct(summary['exact'][s], n)}" for s, n in summary["n"].items())
     print(f"sheets of {len(sheets[1])} and {len(sheets[2])} items in {args.out} "
-          + (f"(controls: {summary['control']})" if args.against else f"(exact match: {exact})"))
+          + (f"(controls: the outputs of {args.against})" if args.against else f"(exact match: {exact})"))
 
 
 def score(args):
@@ -220,7 +220,8 @@ def score(args):
                 if set(s) == {"1", "2"} and (not args.judges or j in args.judges.split(","))}
     if not complete:
         raise SystemExit(f"{args.dir}: no judge name has labels for both sheets")
-    print(f"model: {summary.get('model')}; controls: {summary.get('control', 'the first reference translation')}")
+    print(f"model: {summary['model']}; controls: " + (f"the outputs of {summary['against']}" if summary["against"]
+                                                       else "the first reference translation"))
     for name, labels in sorted(complete.items()):
         print(f"judges '{name}':")
         report(key, labels, summary)
@@ -234,9 +235,8 @@ def score(args):
 
 def report(key, labels, summary):
     """Print `tally` per split: for a comparison (`make --against`) both models' judged figures."""
-    against = "outputs of" in summary.get("control", "")
     for split, t in tally(key, labels, summary).items():
-        if against:
+        if summary["against"]:
             print(f"  {split:8s} model judged right {pct(*t['judged'])}; the other model (controls) {pct(*t['controls'])}")
         else:
             print(f"  {split:8s} controls accepted {pct(*t['controls'])}; misses accepted {pct(*t['misses'])}; "
